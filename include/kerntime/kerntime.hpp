@@ -1,0 +1,9 @@
+#pragma once
+// Everything a C++ user of kerntime needs.
+
+#include "kerntime/errors.hpp"
+#include "kerntime/measure.hpp"
+#include "kerntime/protocol.hpp"
+#include "kerntime/result.hpp"
+#include "kerntime/statistics.hpp"
+#include "kerntime/telemetry.hpp"

@@ -1,0 +1,78 @@
+#pragma once
+// Reports: every output format is a writer fed the same runs and context. Writers know nothing of
+// how the numbers were measured; they render measurement_result objects.
+
+#include <filesystem>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kerntime/result.hpp"
+
+namespace kerntime {
+
+enum class run_status { ok, failed, skipped };
+[[nodiscard]] std::string_view to_string(run_status s);
+
+// One state of one benchmark: a benchmark name plus one value per axis.
+struct benchmark_run {
+  std::string benchmark;                                    // e.g. "gemm_bf16"
+  std::vector<std::pair<std::string, std::string>> axes;   // axis name and value, in axis order
+  run_status status = run_status::ok;
+  std::string error_kind;  // failed runs: "benchmark_failed", "measurement_invalid", ...
+  std::string message;     // failed: the error; skipped: the reason
+  std::optional<measurement_result> result;  // present when status == ok
+  std::optional<double> flops;               // per iteration, when the benchmark declared them
+  std::optional<double> bytes;               // read + written per iteration, when declared
+
+  // "gemm_bf16/M=4096/N=4096": the benchmark name and each axis as name=value.
+  [[nodiscard]] std::string state_name() const;
+};
+
+// Facts about the whole run, shared by every benchmark in it.
+struct run_context {
+  std::string kerntime_version;
+  std::string command_line;
+  std::string host_name;
+  std::string date;  // ISO 8601, UTC
+  std::optional<device_info> device;
+  device_telemetry telemetry;
+};
+
+// A writer renders all runs of one invocation into one stream (print_* calls do_*).
+class report_writer {
+public:
+  virtual ~report_writer() = default;
+  void print(std::ostream& out, const run_context& context, std::span<const benchmark_run> runs) {
+    do_print(out, context, runs);
+  }
+
+private:
+  virtual void do_print(std::ostream& out, const run_context& context,
+                        std::span<const benchmark_run> runs) = 0;
+};
+
+[[nodiscard]] std::unique_ptr<report_writer> make_markdown_writer();
+[[nodiscard]] std::unique_ptr<report_writer> make_json_writer();         // kerntime schema
+[[nodiscard]] std::unique_ptr<report_writer> make_gbench_json_writer();  // Google Benchmark
+[[nodiscard]] std::unique_ptr<report_writer> make_junit_writer();
+[[nodiscard]] std::unique_ptr<report_writer> make_csv_writer();
+[[nodiscard]] std::unique_ptr<report_writer> make_trace_writer();        // Chrome/Perfetto
+
+// The kerntime JSON of one measurement (the "result" object of the schema), for the Python module.
+[[nodiscard]] std::string to_json(const measurement_result& result);
+
+// The version of the JSON schema written by make_json_writer (docs/schema/kerntime.schema.json).
+inline constexpr int json_schema_version = 1;
+
+// Writes through a temporary file in the same folder, then renames: a reader never sees a
+// partial file. Throws kerntime::invalid_argument naming the path when it cannot be written.
+void write_file_atomically(const std::filesystem::path& path,
+                           const std::function<void(std::ostream&)>& write);
+
+} // namespace kerntime

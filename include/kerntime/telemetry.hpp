@@ -1,0 +1,44 @@
+#pragma once
+// GPU state around each trial: what NVML reports and what an on-GPU clock check measured.
+// kerntime reads the card as it finds it and never changes clocks, power limits or persistence.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kerntime {
+
+// One NVML reading. Fields NVML could not read stay empty.
+struct gpu_snapshot {
+  std::optional<unsigned> sm_clock_mhz;
+  std::optional<unsigned> memory_clock_mhz;
+  std::optional<double> power_w;
+  std::optional<unsigned> temperature_c;
+  std::optional<std::uint64_t> clock_event_reasons;  // NVML clock-event (throttle) bitmask
+  std::vector<std::string> clock_event_names;          // the bitmask decoded
+};
+
+struct trial_telemetry {
+  std::optional<gpu_snapshot> before;
+  std::optional<gpu_snapshot> after;
+  std::optional<double> measured_sm_clock_mhz;  // clock64 cycles over %globaltimer, on the GPU
+  bool throttled = false;
+  std::string throttle_reason;  // why the trial was flagged, empty when not throttled
+};
+
+// Static facts about the device, read once per measurement.
+struct device_telemetry {
+  bool available = false;
+  std::string unavailable_reason;  // set when NVML could not be used
+  std::string uuid;
+  std::string driver_version;
+  std::optional<unsigned> max_sm_clock_mhz;
+  std::optional<unsigned> max_memory_clock_mhz;
+  std::optional<unsigned> application_sm_clock_mhz;
+  std::optional<unsigned> application_memory_clock_mhz;
+  std::optional<double> power_limit_w;
+  std::optional<bool> clocks_locked;
+};
+
+} // namespace kerntime

@@ -1,0 +1,64 @@
+#include "kerntime/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "kerntime/errors.hpp"
+
+namespace kerntime {
+
+double percentile(std::span<const double> sorted_values, double fraction) {
+  if (sorted_values.empty()) {
+    throw invalid_argument("percentile of an empty sample");
+  }
+  // Linear interpolation between closest ranks (numpy's default, "type 7").
+  const double rank = fraction * static_cast<double>(sorted_values.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(rank));
+  const std::size_t above = std::min(below + 1, sorted_values.size() - 1);
+  const double weight = rank - static_cast<double>(below);
+  return sorted_values[below] + weight * (sorted_values[above] - sorted_values[below]);
+}
+
+summary_statistics summarize(std::span<const double> values) {
+  if (values.empty()) {
+    throw invalid_argument("statistics of an empty sample: every measurement needs at least one "
+                           "iteration");
+  }
+  std::vector<double> sorted(values.begin(), values.end());
+  std::sort(sorted.begin(), sorted.end());
+  summary_statistics s;
+  s.count = sorted.size();
+  s.min = sorted.front();
+  s.max = sorted.back();
+  s.median = percentile(sorted, 0.5);
+  s.p10 = percentile(sorted, 0.1);
+  s.p90 = percentile(sorted, 0.9);
+  s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(s.count);
+  if (s.count > 1) {
+    double squares = 0;
+    for (const double v : sorted) {
+      squares += (v - s.mean) * (v - s.mean);
+    }
+    s.stdev = std::sqrt(squares / static_cast<double>(s.count - 1));
+  }
+  s.cv = s.mean != 0 ? s.stdev / s.mean : 0.0;
+  return s;
+}
+
+trial_statistics summarize_trials(const std::vector<std::vector<double>>& trials) {
+  trial_statistics t;
+  for (const auto& trial : trials) {
+    const summary_statistics s = summarize(trial);
+    t.means.push_back(s.mean);
+    t.medians.push_back(s.median);
+  }
+  if (!t.means.empty()) {
+    const summary_statistics of_means = summarize(t.means);
+    t.stdev_of_means = of_means.stdev;
+    t.cv_of_means = of_means.cv;
+  }
+  return t;
+}
+
+} // namespace kerntime
