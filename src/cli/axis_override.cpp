@@ -1,0 +1,274 @@
+#include "cli/axis_override.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace kerntime::detail {
+namespace {
+
+constexpr std::string_view accepted_forms =
+    "write -a NAME=VALUE, -a NAME=[V1,V2,...], -a NAME=[FIRST:LAST:STEP] or "
+    "-a NAME[pow2]=[FIRST:LAST:STEP]";
+
+// A range would expand to more states than anyone means to run; it is almost surely a typo.
+constexpr std::size_t max_axis_values = 10000;
+
+[[noreturn]] void malformed(std::string_view spec, std::string_view problem) {
+  throw invalid_argument(
+      fmt::format("malformed axis spec '-a {}': {}; {}", spec, problem, accepted_forms));
+}
+
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  const auto last = text.find_last_not_of(" \t");
+  return text.substr(first, last - first + 1);
+}
+
+std::vector<std::string> split(std::string_view text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const auto end = text.find(separator, start);
+    parts.emplace_back(trim(text.substr(start, end - start)));
+    if (end == std::string_view::npos) {
+      return parts;
+    }
+    start = end + 1;
+  }
+}
+
+template <typename Number> std::optional<Number> parse_number(std::string_view text) {
+  Number value{};
+  const auto* end = text.data() + text.size();
+  const auto [ptr, error] = std::from_chars(text.data(), end, value);
+  if (error != std::errc{} || ptr != end) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+[[noreturn]] void bad_value(const axis_override& o, const axis& a, std::string_view value,
+                            std::string_view expected) {
+  throw invalid_argument(fmt::format("axis spec '-a {}': '{}' is not {} (axis '{}' is a {} axis)",
+                                     o.spec, value, expected, a.name, to_string(a.kind)));
+}
+
+std::int64_t parse_int(const axis_override& o, const axis& a, std::string_view text) {
+  if (auto v = parse_number<std::int64_t>(text)) {
+    return *v;
+  }
+  bad_value(o, a, text, "an integer");
+}
+
+double parse_float(const axis_override& o, const axis& a, std::string_view text) {
+  if (auto v = parse_number<double>(text); v && std::isfinite(*v)) {
+    return *v;
+  }
+  bad_value(o, a, text, "a finite number");
+}
+
+std::vector<std::int64_t> int_values(const axis_override& o, const axis& a) {
+  if (!o.range) {
+    std::vector<std::int64_t> values;
+    for (const auto& text : o.values) {
+      values.push_back(parse_int(o, a, text));
+    }
+    return values;
+  }
+  const auto first = parse_int(o, a, o.range->first);
+  const auto last = parse_int(o, a, o.range->last);
+  const auto step = o.range->step.empty() ? 1 : parse_int(o, a, o.range->step);
+  if (step <= 0) {
+    throw invalid_argument(fmt::format(
+        "axis spec '-a {}': the step must be at least 1 (got {}); e.g. [10:20:2]", o.spec, step));
+  }
+  if (first > last) {
+    throw invalid_argument(
+        fmt::format("axis spec '-a {}': the range's first value {} is above its last value {}; "
+                    "write [FIRST:LAST] with FIRST <= LAST",
+                    o.spec, first, last));
+  }
+  if ((last - first) / step >= static_cast<std::int64_t>(max_axis_values)) {
+    throw invalid_argument(
+        fmt::format("axis spec '-a {}': the range has more than {} values; use a larger step",
+                    o.spec, max_axis_values));
+  }
+  std::vector<std::int64_t> values;
+  for (auto v = first; v <= last; v += step) {
+    values.push_back(v);
+    if (last - v < step) {
+      break; // the next step would overflow past `last`
+    }
+  }
+  return values;
+}
+
+std::vector<double> float_values(const axis_override& o, const axis& a) {
+  if (!o.range) {
+    std::vector<double> values;
+    for (const auto& text : o.values) {
+      values.push_back(parse_float(o, a, text));
+    }
+    return values;
+  }
+  const auto first = parse_float(o, a, o.range->first);
+  const auto last = parse_float(o, a, o.range->last);
+  const auto step = o.range->step.empty() ? 1.0 : parse_float(o, a, o.range->step);
+  if (!(step > 0)) {
+    throw invalid_argument(fmt::format(
+        "axis spec '-a {}': the step must be above 0 (got {}); e.g. [0.5:2:0.5]", o.spec, step));
+  }
+  if (first > last) {
+    throw invalid_argument(
+        fmt::format("axis spec '-a {}': the range's first value {} is above its last value {}; "
+                    "write [FIRST:LAST:STEP] with FIRST <= LAST",
+                    o.spec, first, last));
+  }
+  if ((last - first) / step >= static_cast<double>(max_axis_values)) {
+    throw invalid_argument(
+        fmt::format("axis spec '-a {}': the range has more than {} values; use a larger step",
+                    o.spec, max_axis_values));
+  }
+  std::vector<double> values;
+  // Values are computed from the index, not accumulated, so 0.1 steps do not drift; the slack
+  // keeps `last` in the range despite rounding.
+  for (std::size_t i = 0;; ++i) {
+    const double v = first + static_cast<double>(i) * step;
+    if (v > last + step * 1e-9) {
+      break;
+    }
+    values.push_back(v);
+  }
+  return values;
+}
+
+} // namespace
+
+axis_override parse_axis_override(std::string_view spec) {
+  axis_override o{.spec = std::string(spec)};
+  const auto equals = spec.find('=');
+  if (equals == std::string_view::npos) {
+    malformed(spec, "missing '='");
+  }
+  std::string_view name = trim(spec.substr(0, equals));
+  const std::string_view value = trim(spec.substr(equals + 1));
+
+  if (const auto open = name.find('['); open != std::string_view::npos) {
+    const std::string_view flag = name.substr(open);
+    if (flag != "[pow2]") {
+      malformed(spec, fmt::format("unknown flag '{}' after the axis name (the only flag is [pow2])",
+                                  flag));
+    }
+    o.power_of_two = true;
+    name = trim(name.substr(0, open));
+  }
+  if (name.empty()) {
+    malformed(spec, "the axis name is empty");
+  }
+  if (name.find_first_of("]:,") != std::string_view::npos) {
+    malformed(spec, fmt::format("'{}' is not an axis name", name));
+  }
+  o.axis_name = std::string(name);
+
+  if (value.empty()) {
+    malformed(spec, "no value after '='");
+  }
+  if (value.front() != '[') {
+    if (value.find_first_of("[]") != std::string_view::npos) {
+      malformed(spec, fmt::format("unbalanced brackets in '{}'", value));
+    }
+    o.values.emplace_back(value);
+    return o;
+  }
+  if (value.back() != ']') {
+    malformed(spec, "missing ']' at the end of the list");
+  }
+  const std::string_view inside = trim(value.substr(1, value.size() - 2));
+  if (inside.find_first_of("[]") != std::string_view::npos) {
+    malformed(spec, "nested brackets");
+  }
+  if (inside.empty()) {
+    malformed(spec, "the list is empty");
+  }
+  if (inside.find(':') != std::string_view::npos) {
+    if (inside.find(',') != std::string_view::npos) {
+      malformed(spec, "a list mixes ',' and ':'; give either values or one range");
+    }
+    const auto parts = split(inside, ':');
+    if (parts.size() > 3) {
+      malformed(spec, "a range has at most three parts, FIRST:LAST:STEP");
+    }
+    if (std::any_of(parts.begin(), parts.end(), [](const auto& p) { return p.empty(); })) {
+      malformed(spec, "a part of the range is empty");
+    }
+    o.range = axis_range{parts[0], parts[1], parts.size() == 3 ? parts[2] : std::string()};
+    return o;
+  }
+  o.values = split(inside, ',');
+  if (std::any_of(o.values.begin(), o.values.end(), [](const auto& v) { return v.empty(); })) {
+    malformed(spec, "an empty value in the list");
+  }
+  return o;
+}
+
+axis apply_axis_override(const axis& original, const axis_override& o) {
+  axis a = original;
+  a.ints.clear();
+  a.floats.clear();
+  a.strings.clear();
+  a.power_of_two = false;
+  if (o.power_of_two && original.kind != axis_kind::int64) {
+    throw invalid_argument(fmt::format("axis spec '-a {}': [pow2] applies to int axes, and '{}' "
+                                       "is a {} axis; drop [pow2]",
+                                       o.spec, original.name, to_string(original.kind)));
+  }
+  switch (original.kind) {
+  case axis_kind::int64:
+    if (o.power_of_two) {
+      for (const auto exponent : int_values(o, original)) {
+        if (exponent < 0 || exponent > 62) {
+          throw invalid_argument(fmt::format(
+              "axis spec '-a {}': the exponent {} is outside 0..62; [pow2] values are exponents, "
+              "e.g. [10:20:2] for 1024..1048576",
+              o.spec, exponent));
+        }
+        a.ints.push_back(std::int64_t{1} << exponent);
+      }
+      a.power_of_two = true;
+    } else {
+      a.ints = int_values(o, original);
+    }
+    break;
+  case axis_kind::float64:
+    a.floats = float_values(o, original);
+    break;
+  case axis_kind::string:
+  case axis_kind::type:
+    if (o.range) {
+      throw invalid_argument(fmt::format("axis spec '-a {}': a range applies to int and float "
+                                         "axes; list the values of {} axis '{}' as [A,B]",
+                                         o.spec, to_string(original.kind), original.name));
+    }
+    for (const auto& v : o.values) {
+      if (original.kind == axis_kind::type &&
+          std::find(original.strings.begin(), original.strings.end(), v) ==
+              original.strings.end()) {
+        throw invalid_argument(
+            fmt::format("axis spec '-a {}': type axis '{}' has no type '{}'; it has {}", o.spec,
+                        original.name, v, fmt::join(original.strings, ", ")));
+      }
+      a.strings.push_back(v);
+    }
+    break;
+  }
+  return a;
+}
+
+} // namespace kerntime::detail

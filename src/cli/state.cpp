@@ -1,0 +1,100 @@
+#include <fmt/format.h>
+
+#include "kerntime/benchmark.hpp"
+
+namespace kerntime {
+
+state::state(std::string benchmark_name, std::vector<std::pair<std::string, axis_value>> values,
+             protocol p)
+    : benchmark_name_(std::move(benchmark_name)), values_(std::move(values)), protocol_(p) {}
+
+const state::axis_value& state::find(std::string_view axis_name) const {
+  for (const auto& [name, value] : values_) {
+    if (name == axis_name) {
+      return value;
+    }
+  }
+  throw invalid_argument(fmt::format("benchmark '{}' has no axis named '{}'; add it at "
+                                     "registration (e.g. .add_int_axis(\"{}\", {{...}}))",
+                                     benchmark_name_, axis_name, axis_name));
+}
+
+namespace {
+template <typename T>
+const T& get_as(const state::axis_value& value, std::string_view benchmark_name,
+                std::string_view axis_name, std::string_view wanted) {
+  if (const T* v = std::get_if<T>(&value)) {
+    return *v;
+  }
+  throw invalid_argument(
+      fmt::format("benchmark '{}': axis '{}' is not a {} axis", benchmark_name, axis_name, wanted));
+}
+} // namespace
+
+std::int64_t state::get_int(std::string_view axis_name) const {
+  return get_as<std::int64_t>(find(axis_name), benchmark_name_, axis_name, "int");
+}
+
+double state::get_float(std::string_view axis_name) const {
+  return get_as<double>(find(axis_name), benchmark_name_, axis_name, "float");
+}
+
+const std::string& state::get_string(std::string_view axis_name) const {
+  return get_as<std::string>(find(axis_name), benchmark_name_, axis_name, "string or type");
+}
+
+const std::string& state::get_type(std::string_view axis_name) const {
+  return get_string(axis_name);
+}
+
+void state::add_flops(double flops) {
+  if (!(flops >= 0)) {
+    throw invalid_argument(fmt::format("{}: add_flops needs a count >= 0 (got {})", name(), flops));
+  }
+  flops_ = flops_.value_or(0) + flops;
+}
+
+void state::add_bytes(double bytes_read_and_written) {
+  if (!(bytes_read_and_written >= 0)) {
+    throw invalid_argument(
+        fmt::format("{}: add_bytes needs a count >= 0 (got {})", name(), bytes_read_and_written));
+  }
+  bytes_ = bytes_.value_or(0) + bytes_read_and_written;
+}
+
+void state::skip(std::string reason) {
+  skip_reason_ = std::move(reason);
+}
+
+void state::exec(const work_function& work, cudaStream_t stream) {
+  if (is_skipped()) {
+    return;
+  }
+  if (executed_) {
+    throw invalid_argument(
+        fmt::format("{}: state.exec was called twice; a state measures one piece of work", name()));
+  }
+  executed_ = true;
+  result_ = measure(work, protocol_, stream);
+}
+
+std::string state::name() const {
+  std::string text = benchmark_name_;
+  for (const auto& [axis_name, value] : values_) {
+    text += '/';
+    text += axis_name;
+    text += '=';
+    std::visit(
+        [&](const auto& v) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) {
+            text += v;
+          } else {
+            text += fmt::format("{}", v);
+          }
+        },
+        value);
+  }
+  return text;
+}
+
+} // namespace kerntime
