@@ -31,6 +31,8 @@ struct trial_telemetry {
 struct device_telemetry {
   bool available = false;
   std::string unavailable_reason;  // set when NVML could not be used
+  std::string name;                // as NVML names the device
+  std::string pci_bus_id;          // the CUDA device's PCI bus id, matched to the NVML device
   std::string uuid;
   std::string driver_version;
   std::optional<unsigned> max_sm_clock_mhz;
