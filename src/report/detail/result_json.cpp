@@ -1,0 +1,167 @@
+#include "report/detail/result_json.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+template <typename T> json optional_value(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json statistics_to_json(const summary_statistics& s) {
+  return {{"count", s.count},    {"median_ns", s.median}, {"mean_ns", s.mean},
+          {"stdev_ns", s.stdev}, {"min_ns", s.min},       {"max_ns", s.max},
+          {"p10_ns", s.p10},     {"p90_ns", s.p90},       {"cv", s.cv}};
+}
+
+json protocol_to_json(const protocol& p) {
+  return {{"warmup", p.warmup},
+          {"trials", p.trials},
+          {"repeats", p.repeats},
+          {"flush_l2", p.flush_l2},
+          {"flush_bytes", p.flush_bytes},
+          {"input_sets", p.input_sets},
+          {"backend", std::string(to_string(p.backend))},
+          {"metric", std::string(to_string(p.metric))},
+          {"telemetry", p.telemetry},
+          {"throttle_threshold", p.throttle_threshold},
+          {"discard_throttled", p.discard_throttled}};
+}
+
+json snapshot_to_json(const std::optional<gpu_snapshot>& snapshot) {
+  if (!snapshot) {
+    return nullptr;
+  }
+  return {{"sm_clock_mhz", optional_value(snapshot->sm_clock_mhz)},
+          {"memory_clock_mhz", optional_value(snapshot->memory_clock_mhz)},
+          {"power_w", optional_value(snapshot->power_w)},
+          {"temperature_c", optional_value(snapshot->temperature_c)},
+          {"clock_event_reasons", optional_value(snapshot->clock_event_reasons)},
+          {"clock_event_names", snapshot->clock_event_names}};
+}
+
+json trial_to_json(const trial_result& trial) {
+  json span = json::array();
+  json busy = json::array();
+  for (const auto& iteration : trial.iterations) {
+    span.push_back(iteration.span_ns);
+    busy.push_back(iteration.busy_ns);
+  }
+  const auto& t = trial.telemetry;
+  return {{"span_ns", std::move(span)},
+          {"busy_ns", std::move(busy)},
+          {"telemetry",
+           {{"before", snapshot_to_json(t.before)},
+            {"after", snapshot_to_json(t.after)},
+            {"measured_sm_clock_mhz", optional_value(t.measured_sm_clock_mhz)},
+            {"throttled", t.throttled},
+            {"throttle_reason", t.throttle_reason}}}};
+}
+
+json kernel_to_json(const kernel_summary& k) {
+  return {{"name", k.name},
+          {"kind", std::string(to_string(k.kind))},
+          {"calls_per_iteration", k.calls_per_iteration},
+          {"mean_ns", k.mean_ns},
+          {"median_ns", k.median_ns},
+          {"share", k.share}};
+}
+
+json trace_record_to_json(const trace_record& r) {
+  return {{"name", r.name},           {"kind", std::string(to_string(r.kind))},
+          {"iteration", r.iteration}, {"stream", r.stream},
+          {"start_ns", r.start_ns},   {"end_ns", r.end_ns}};
+}
+
+template <typename T, typename Convert>
+json array_of(const std::vector<T>& items, Convert convert) {
+  json out = json::array();
+  for (const auto& item : items) {
+    out.push_back(convert(item));
+  }
+  return out;
+}
+
+} // namespace
+
+json device_to_json(const device_info& d) {
+  return {{"ordinal", d.ordinal},
+          {"name", d.name},
+          {"compute_capability_major", d.compute_capability_major},
+          {"compute_capability_minor", d.compute_capability_minor},
+          {"multiprocessors", d.multiprocessors},
+          {"l2_bytes", d.l2_bytes},
+          {"memory_bytes", d.memory_bytes},
+          {"driver_version", d.driver_version},
+          {"runtime_version", d.runtime_version}};
+}
+
+json device_telemetry_to_json(const device_telemetry& t) {
+  return {{"available", t.available},
+          {"unavailable_reason", t.unavailable_reason},
+          {"uuid", t.uuid},
+          {"driver_version", t.driver_version},
+          {"max_sm_clock_mhz", optional_value(t.max_sm_clock_mhz)},
+          {"max_memory_clock_mhz", optional_value(t.max_memory_clock_mhz)},
+          {"application_sm_clock_mhz", optional_value(t.application_sm_clock_mhz)},
+          {"application_memory_clock_mhz", optional_value(t.application_memory_clock_mhz)},
+          {"power_limit_w", optional_value(t.power_limit_w)},
+          {"clocks_locked", optional_value(t.clocks_locked)}};
+}
+
+json result_to_json(const measurement_result& r) {
+  return {{"protocol", protocol_to_json(r.protocol_used)},
+          {"device", device_to_json(r.device)},
+          {"timing_backend", std::string(to_string(r.backend))},
+          {"backend_reason", r.backend_reason},
+          {"latency_ns", r.latency_ns},
+          {"statistics",
+           {{"headline", statistics_to_json(r.stats)},
+            {"span", statistics_to_json(r.span)},
+            {"busy", statistics_to_json(r.busy)}}},
+          {"trial_statistics",
+           {{"means_ns", r.trials_summary.means},
+            {"medians_ns", r.trials_summary.medians},
+            {"stdev_of_means_ns", r.trials_summary.stdev_of_means},
+            {"cv_of_means", r.trials_summary.cv_of_means}}},
+          {"trials", array_of(r.trials, trial_to_json)},
+          {"kernels", array_of(r.kernels, kernel_to_json)},
+          {"trace", array_of(r.trace, trace_record_to_json)},
+          {"device_telemetry", device_telemetry_to_json(r.telemetry)},
+          {"warnings", r.warnings},
+          {"wall_seconds", r.wall_seconds},
+          {"flush_bytes", r.flush_bytes}};
+}
+
+json run_to_json(const benchmark_run& run) {
+  json axes = json::array();
+  for (const auto& [name, value] : run.axes) {
+    axes.push_back({{"name", name}, {"value", value}});
+  }
+  const bool ok = run.status == run_status::ok;
+  return {{"benchmark", run.benchmark},
+          {"state_name", run.state_name()},
+          {"axes", std::move(axes)},
+          {"status", std::string(to_string(run.status))},
+          {"error_kind", run.status == run_status::failed ? json(run.error_kind) : json(nullptr)},
+          {"message", ok ? json(nullptr) : json(run.message)},
+          {"flops_per_iteration", optional_value(run.flops)},
+          {"bytes_per_iteration", optional_value(run.bytes)},
+          {"result", run.result ? result_to_json(*run.result) : json(nullptr)}};
+}
+
+json context_to_json(const run_context& c) {
+  return {{"kerntime_version", c.kerntime_version},
+          {"command_line", c.command_line},
+          {"host_name", c.host_name},
+          {"date", c.date},
+          {"device", c.device ? device_to_json(*c.device) : json(nullptr)},
+          {"telemetry", device_telemetry_to_json(c.telemetry)}};
+}
+
+std::string dump(const json& value, int indent) {
+  return value.dump(indent, ' ', false, nlohmann::detail::error_handler_t::replace);
+}
+
+} // namespace kerntime::detail

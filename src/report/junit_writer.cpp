@@ -1,0 +1,158 @@
+#include <algorithm>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "kerntime/report.hpp"
+#include "report/detail/telemetry_summary.hpp"
+#include "report/detail/text.hpp"
+#include "report/detail/units.hpp"
+
+namespace kerntime {
+namespace {
+
+// The kernels a CI dashboard shows per state; the JSON has all of them.
+constexpr std::size_t top_kernels = 10;
+
+using property_list = std::vector<std::pair<std::string, std::string>>;
+
+void add_telemetry(property_list& properties, const measurement_result& r) {
+  const auto t = detail::summarize_telemetry(r);
+  if (!t.has_readings) {
+    if (!t.unavailable_reason.empty()) {
+      properties.emplace_back("telemetry.unavailable", t.unavailable_reason);
+    }
+    return;
+  }
+  if (t.sm_clock_min_mhz) {
+    properties.emplace_back("telemetry.sm_clock_min_mhz", std::to_string(*t.sm_clock_min_mhz));
+    properties.emplace_back("telemetry.sm_clock_max_mhz", std::to_string(*t.sm_clock_max_mhz));
+  }
+  if (t.measured_sm_clock_min_mhz) {
+    properties.emplace_back("telemetry.measured_sm_clock_min_mhz",
+                            fmt::format("{:.0f}", *t.measured_sm_clock_min_mhz));
+    properties.emplace_back("telemetry.measured_sm_clock_max_mhz",
+                            fmt::format("{:.0f}", *t.measured_sm_clock_max_mhz));
+  }
+  if (t.max_temperature_c) {
+    properties.emplace_back("telemetry.max_temperature_c", std::to_string(*t.max_temperature_c));
+  }
+  if (t.max_power_w) {
+    properties.emplace_back("telemetry.max_power_w", fmt::format("{:.1f}", *t.max_power_w));
+  }
+  properties.emplace_back("telemetry.clock_events", detail::join_clock_events(t));
+  properties.emplace_back("telemetry.throttled_trials", std::to_string(t.throttled_trials));
+  properties.emplace_back("telemetry.trials", std::to_string(t.trials));
+}
+
+// Every result is its own property, never a joined list: kernel names contain commas.
+property_list properties_of(const benchmark_run& run) {
+  property_list properties;
+  for (const auto& [axis, value] : run.axes) {
+    properties.emplace_back("axis." + axis, value);
+  }
+  if (run.status != run_status::ok || !run.result) {
+    return properties;
+  }
+  const auto& r = *run.result;
+  properties.emplace_back("latency_ms", detail::fixed_ms(r.latency_ns));
+  properties.emplace_back("stdev_ms", detail::fixed_ms(r.stats.stdev));
+  properties.emplace_back("cv", fmt::format("{:.6f}", r.stats.cv));
+  properties.emplace_back("min_ms", detail::fixed_ms(r.stats.min));
+  properties.emplace_back("max_ms", detail::fixed_ms(r.stats.max));
+  properties.emplace_back("samples", std::to_string(r.stats.count));
+  properties.emplace_back("timing_backend", std::string(to_string(r.backend)));
+  properties.emplace_back("backend_reason", r.backend_reason);
+  if (auto tflops = detail::tflop_per_second(run)) {
+    properties.emplace_back("tflop_per_s", fmt::format("{:.3f}", *tflops));
+  }
+  if (auto gbps = detail::gigabytes_per_second(run)) {
+    properties.emplace_back("gb_per_s", fmt::format("{:.3f}", *gbps));
+  }
+  std::vector<const kernel_summary*> kernels;
+  for (const auto& k : r.kernels) {
+    kernels.push_back(&k);
+  }
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const auto* a, const auto* b) { return a->mean_ns > b->mean_ns; });
+  kernels.resize(std::min(kernels.size(), top_kernels));
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const std::string key = fmt::format("kernel.{}", i + 1);
+    properties.emplace_back(key, kernels[i]->name);
+    properties.emplace_back(key + ".kind", std::string(to_string(kernels[i]->kind)));
+    properties.emplace_back(key + ".ms", detail::fixed_ms(kernels[i]->mean_ns));
+    properties.emplace_back(key + ".share", fmt::format("{:.6f}", kernels[i]->share));
+  }
+  add_telemetry(properties, r);
+  for (std::size_t i = 0; i < r.warnings.size(); ++i) {
+    properties.emplace_back(fmt::format("warning.{}", i + 1), r.warnings[i]);
+  }
+  return properties;
+}
+
+class junit_writer final : public report_writer {
+  void do_print(std::ostream& out, const run_context& context,
+                std::span<const benchmark_run> runs) override {
+    using detail::xml_escape;
+    std::size_t failures = 0;
+    std::size_t skipped = 0;
+    double seconds = 0;
+    for (const auto& run : runs) {
+      failures += run.status == run_status::failed ? 1 : 0;
+      skipped += run.status == run_status::skipped ? 1 : 0;
+      seconds += run.result ? run.result->wall_seconds : 0;
+    }
+    const auto counts =
+        fmt::format(R"(tests="{}" failures="{}" errors="0" skipped="{}" time="{:.3f}")",
+                    runs.size(), failures, skipped, seconds);
+    out << R"(<?xml version="1.0" encoding="UTF-8"?>)" << '\n';
+    out << R"(<testsuites name="kerntime" )" << counts << ">\n";
+    out << R"(  <testsuite name="kerntime" )" << counts << R"( timestamp=")"
+        << xml_escape(context.date) << R"(" hostname=")" << xml_escape(context.host_name)
+        << "\">\n";
+    property_list suite = {{"kerntime_version", context.kerntime_version},
+                           {"command_line", context.command_line}};
+    if (context.device) {
+      suite.emplace_back("device", context.device->name);
+    }
+    print_properties(out, suite, "    ");
+    for (const auto& run : runs) {
+      out << R"(    <testcase classname=")" << xml_escape(run.benchmark) << R"(" name=")"
+          << xml_escape(run.state_name()) << R"(" time=")"
+          << fmt::format("{:.3f}", run.result ? run.result->wall_seconds : 0.0) << "\">\n";
+      print_properties(out, properties_of(run), "      ");
+      if (run.status == run_status::failed) {
+        out << R"(      <failure message=")" << xml_escape(run.message) << R"(" type=")"
+            << xml_escape(run.error_kind) << "\">" << xml_escape(run.message) << "</failure>\n";
+      } else if (run.status == run_status::skipped) {
+        out << R"(      <skipped message=")" << xml_escape(run.message) << "\"/>\n";
+      }
+      out << "    </testcase>\n";
+    }
+    out << "  </testsuite>\n</testsuites>\n";
+  }
+
+  static void print_properties(std::ostream& out, const property_list& properties,
+                               const std::string& indent) {
+    if (properties.empty()) {
+      return;
+    }
+    out << indent << "<properties>\n";
+    for (const auto& [name, value] : properties) {
+      out << indent << R"(  <property name=")" << detail::xml_escape(name) << R"(" value=")"
+          << detail::xml_escape(value) << "\"/>\n";
+    }
+    out << indent << "</properties>\n";
+  }
+};
+
+} // namespace
+
+std::unique_ptr<report_writer> make_junit_writer() {
+  return std::make_unique<junit_writer>();
+}
+
+} // namespace kerntime

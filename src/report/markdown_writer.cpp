@@ -1,0 +1,223 @@
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "kerntime/report.hpp"
+#include "report/detail/telemetry_summary.hpp"
+#include "report/detail/text.hpp"
+#include "report/detail/units.hpp"
+
+namespace kerntime {
+namespace {
+
+// Long template instantiations are shortened on screen only; JSON, CSV and JUnit keep them whole.
+constexpr std::size_t kernel_name_width = 96;
+constexpr std::string_view no_value = "\xE2\x80\x93"; // en dash
+
+// Runs of one benchmark, in the order the benchmark first appeared.
+struct benchmark_group {
+  std::string name;
+  std::vector<const benchmark_run*> runs;
+  std::vector<std::string> axes; // union of the runs' axis names, in first-seen order
+};
+
+std::vector<benchmark_group> group_by_benchmark(std::span<const benchmark_run> runs) {
+  std::vector<benchmark_group> groups;
+  for (const auto& run : runs) {
+    auto it = std::find_if(groups.begin(), groups.end(),
+                           [&](const benchmark_group& g) { return g.name == run.benchmark; });
+    if (it == groups.end()) {
+      groups.push_back({run.benchmark, {}, {}});
+      it = std::prev(groups.end());
+    }
+    it->runs.push_back(&run);
+    for (const auto& axis : run.axes) {
+      if (std::find(it->axes.begin(), it->axes.end(), axis.first) == it->axes.end()) {
+        it->axes.push_back(axis.first);
+      }
+    }
+  }
+  return groups;
+}
+
+std::string axis_value(const benchmark_run& run, const std::string& axis) {
+  for (const auto& [name, value] : run.axes) {
+    if (name == axis) {
+      return detail::markdown_text(value);
+    }
+  }
+  return std::string(no_value);
+}
+
+void print_row(std::ostream& out, const std::vector<std::string>& cells) {
+  out << '|';
+  for (const auto& cell : cells) {
+    out << ' ' << cell << " |";
+  }
+  out << '\n';
+}
+
+// Numbers are right-aligned, text left-aligned.
+void print_header(std::ostream& out, const std::vector<std::string>& names,
+                  const std::vector<bool>& numeric) {
+  print_row(out, names);
+  out << '|';
+  for (bool right : numeric) {
+    out << (right ? " --: |" : " :-- |");
+  }
+  out << '\n';
+}
+
+std::string optional_number(const std::optional<double>& value) {
+  return value ? fmt::format("{:.2f}", *value) : std::string(no_value);
+}
+
+std::string calls(double calls_per_iteration) {
+  if (calls_per_iteration == std::floor(calls_per_iteration)) {
+    return fmt::format("{:.0f}", calls_per_iteration);
+  }
+  return fmt::format("{:.2f}", calls_per_iteration);
+}
+
+void print_state_table(std::ostream& out, const benchmark_group& group) {
+  bool any_flops = false;
+  bool any_bytes = false;
+  for (const auto* run : group.runs) {
+    any_flops = any_flops || run->flops.has_value();
+    any_bytes = any_bytes || run->bytes.has_value();
+  }
+  std::vector<std::string> header;
+  std::vector<bool> numeric;
+  for (const auto& axis : group.axes) {
+    header.push_back(detail::markdown_text(axis));
+    numeric.push_back(false);
+  }
+  for (const char* column : {"latency", "stdev", "CV"}) {
+    header.emplace_back(column);
+    numeric.push_back(true);
+  }
+  if (any_flops) {
+    header.emplace_back("TFLOP/s");
+    numeric.push_back(true);
+  }
+  if (any_bytes) {
+    header.emplace_back("GB/s");
+    numeric.push_back(true);
+  }
+  header.emplace_back("backend");
+  numeric.push_back(false);
+  print_header(out, header, numeric);
+
+  for (const auto* run : group.runs) {
+    std::vector<std::string> cells;
+    for (const auto& axis : group.axes) {
+      cells.push_back(axis_value(*run, axis));
+    }
+    if (run->status == run_status::ok && run->result) {
+      const auto& r = *run->result;
+      cells.push_back(detail::human_duration(r.latency_ns));
+      cells.push_back(detail::human_duration(r.stats.stdev));
+      cells.push_back(detail::percent(r.stats.cv));
+      if (any_flops) {
+        cells.push_back(optional_number(detail::tflop_per_second(*run)));
+      }
+      if (any_bytes) {
+        cells.push_back(optional_number(detail::gigabytes_per_second(*run)));
+      }
+      cells.emplace_back(to_string(r.backend));
+    } else {
+      // The state stays in the grid so a reader sees what is missing; the reason follows below.
+      cells.push_back(run->status == run_status::failed ? "**failed**" : "skipped");
+      const std::size_t remaining = header.size() - cells.size();
+      cells.insert(cells.end(), remaining, std::string(no_value));
+    }
+    print_row(out, cells);
+  }
+  out << '\n';
+}
+
+void print_kernel_table(std::ostream& out, const measurement_result& r) {
+  print_header(out, {"kernel", "kind", "calls/iter", "mean", "median", "share"},
+               {false, false, true, true, true, true});
+  for (const auto& k : r.kernels) {
+    print_row(out, {detail::markdown_code_span(k.name, kernel_name_width),
+                    std::string(to_string(k.kind)), calls(k.calls_per_iteration),
+                    detail::human_duration(k.mean_ns), detail::human_duration(k.median_ns),
+                    fmt::format("{:.1f}%", k.share * 100.0)});
+  }
+  out << '\n';
+}
+
+// Everything about one state that does not fit its row: its kernels, telemetry, warnings, or
+// why it failed or was skipped. Each part is its own block, never inside the state table.
+void print_state_details(std::ostream& out, const benchmark_run& run) {
+  out << "### " << detail::markdown_code_span(run.state_name(), kernel_name_width) << "\n\n";
+  if (run.status == run_status::failed) {
+    out << "**failed**";
+    if (!run.error_kind.empty()) {
+      out << " (" << detail::markdown_text(run.error_kind) << ")";
+    }
+    out << ": " << detail::markdown_text(run.message) << "\n\n";
+    return;
+  }
+  if (run.status == run_status::skipped || !run.result) {
+    out << "skipped: " << detail::markdown_text(run.message) << "\n\n";
+    return;
+  }
+  const auto& r = *run.result;
+  if (!r.kernels.empty()) {
+    print_kernel_table(out, r);
+  } else if (r.backend == timing_backend::events) {
+    out << "No per-kernel breakdown: timed with CUDA events";
+    if (!r.backend_reason.empty()) {
+      out << " (" << detail::markdown_text(r.backend_reason) << ")";
+    }
+    out << ".\n\n";
+  }
+  if (const auto line = detail::describe(detail::summarize_telemetry(r)); !line.empty()) {
+    out << "Telemetry: " << detail::markdown_text(line) << "\n\n";
+  }
+  if (!r.warnings.empty()) {
+    out << "Warnings:\n\n";
+    for (const auto& warning : r.warnings) {
+      out << "- " << detail::markdown_text(warning) << '\n';
+    }
+    out << '\n';
+  }
+}
+
+bool has_details(const benchmark_run& run) {
+  if (run.status != run_status::ok || !run.result) {
+    return true;
+  }
+  const auto& r = *run.result;
+  return !r.kernels.empty() || r.backend == timing_backend::events || !r.warnings.empty() ||
+         !detail::describe(detail::summarize_telemetry(r)).empty();
+}
+
+class markdown_writer final : public report_writer {
+  void do_print(std::ostream& out, const run_context&,
+                std::span<const benchmark_run> runs) override {
+    for (const auto& group : group_by_benchmark(runs)) {
+      out << "## " << detail::markdown_text(group.name) << "\n\n";
+      print_state_table(out, group);
+      for (const auto* run : group.runs) {
+        if (has_details(*run)) {
+          print_state_details(out, *run);
+        }
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<report_writer> make_markdown_writer() {
+  return std::make_unique<markdown_writer>();
+}
+
+} // namespace kerntime
