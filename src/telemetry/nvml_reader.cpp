@@ -1,0 +1,99 @@
+#include "telemetry/nvml_reader.hpp"
+
+#include <array>
+
+#include <fmt/format.h>
+
+#include "telemetry/clock_event_reasons.hpp"
+
+namespace kerntime::detail {
+
+template <class Function, class... Arguments>
+bool nvml_reader::call(const char* name, Function function, Arguments... arguments) {
+  if (function == nullptr) {
+    return false;
+  }
+  const nvml_return result = function(arguments...);
+  if (result == nvml_success) {
+    return true;
+  }
+  if (result != nvml_error_not_supported && failed_.insert(name).second) {
+    new_failures_.push_back(fmt::format("NVML {} failed: {}; its readings are left empty", name,
+                                        describe_nvml_error(*api_, result)));
+  }
+  return false;
+}
+
+namespace {
+
+template <class Value> std::optional<Value> if_read(bool ok, Value value) {
+  return ok ? std::optional<Value>(value) : std::nullopt;
+}
+
+} // namespace
+
+void nvml_reader::read_device(device_telemetry& out) {
+  // Buffer sizes: NVML documents 96 for names, UUIDs and driver versions.
+  std::array<char, 96> text{};
+  if (call("nvmlDeviceGetName", api_->device_get_name, device_, text.data(),
+           static_cast<unsigned>(text.size()))) {
+    out.name = text.data();
+  }
+  text.fill('\0');
+  if (call("nvmlDeviceGetUUID", api_->device_get_uuid, device_, text.data(),
+           static_cast<unsigned>(text.size()))) {
+    out.uuid = text.data();
+  }
+  text.fill('\0');
+  if (call("nvmlSystemGetDriverVersion", api_->system_get_driver_version, text.data(),
+           static_cast<unsigned>(text.size()))) {
+    out.driver_version = text.data();
+  }
+  unsigned value = 0;
+  bool ok = call("nvmlDeviceGetMaxClockInfo", api_->device_get_max_clock_info, device_,
+                 nvml_clock_sm, &value);
+  out.max_sm_clock_mhz = if_read(ok, value);
+  ok = call("nvmlDeviceGetMaxClockInfo", api_->device_get_max_clock_info, device_,
+            nvml_clock_memory, &value);
+  out.max_memory_clock_mhz = if_read(ok, value);
+  ok = call("nvmlDeviceGetApplicationsClock", api_->device_get_applications_clock, device_,
+            nvml_clock_sm, &value);
+  out.application_sm_clock_mhz = if_read(ok, value);
+  ok = call("nvmlDeviceGetApplicationsClock", api_->device_get_applications_clock, device_,
+            nvml_clock_memory, &value);
+  out.application_memory_clock_mhz = if_read(ok, value);
+  ok = call("nvmlDeviceGetEnforcedPowerLimit", api_->device_get_enforced_power_limit, device_,
+            &value);
+  out.power_limit_w = if_read(ok, value / 1000.0);
+}
+
+gpu_snapshot nvml_reader::read_snapshot() {
+  gpu_snapshot snapshot;
+  unsigned value = 0;
+  bool ok =
+      call("nvmlDeviceGetClockInfo", api_->device_get_clock_info, device_, nvml_clock_sm, &value);
+  snapshot.sm_clock_mhz = if_read(ok, value);
+  ok = call("nvmlDeviceGetClockInfo", api_->device_get_clock_info, device_, nvml_clock_memory,
+            &value);
+  snapshot.memory_clock_mhz = if_read(ok, value);
+  ok = call("nvmlDeviceGetPowerUsage", api_->device_get_power_usage, device_, &value);
+  snapshot.power_w = if_read(ok, value / 1000.0);
+  ok = call("nvmlDeviceGetTemperature", api_->device_get_temperature, device_, nvml_temperature_gpu,
+            &value);
+  snapshot.temperature_c = if_read(ok, value);
+  unsigned long long reasons = 0;
+  if (call("nvmlDeviceGetCurrentClocksEventReasons", api_->device_get_clock_event_reasons, device_,
+           &reasons)) {
+    snapshot.clock_event_reasons = reasons;
+    snapshot.clock_event_names = decode_clock_event_reasons(reasons);
+  }
+  return snapshot;
+}
+
+std::vector<std::string> nvml_reader::take_new_failures() {
+  std::vector<std::string> taken;
+  taken.swap(new_failures_);
+  return taken;
+}
+
+} // namespace kerntime::detail

@@ -1,0 +1,216 @@
+#include "telemetry/telemetry_probe.hpp"
+
+#include <array>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace kerntime::detail {
+namespace {
+
+// True when CUDA sees `cuda_device`. Without a GPU the failed query is cleared: no benchmark can
+// have left an error on a machine with no device.
+bool cuda_device_present(int cuda_device, std::string& reason) {
+  int count = 0;
+  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
+    (void)cudaGetLastError();
+    reason = fmt::format("no CUDA device ({})", cudaGetErrorName(e));
+    return false;
+  }
+  if (cuda_device < 0 || cuda_device >= count) {
+    reason = fmt::format("CUDA device {} does not exist ({} visible)", cuda_device, count);
+    return false;
+  }
+  return true;
+}
+
+// CUDA's peak SM clock, the reference when NVML cannot give the maximum.
+std::optional<double> cuda_peak_sm_clock_mhz(int cuda_device) {
+  int khz = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, cuda_device) != cudaSuccess || khz <= 0) {
+    return std::nullopt;
+  }
+  return khz / 1000.0;
+}
+
+std::uint64_t reasons_of(const std::optional<gpu_snapshot>& snapshot) {
+  return snapshot && snapshot->clock_event_reasons ? *snapshot->clock_event_reasons : 0;
+}
+
+// Locked clocks stay at their setting: a reading away from the application clock disproves them.
+bool strays_from(const std::optional<gpu_snapshot>& snapshot, std::optional<unsigned> application) {
+  return snapshot && snapshot->sm_clock_mhz && application &&
+         *snapshot->sm_clock_mhz != *application;
+}
+
+} // namespace
+
+std::unique_ptr<telemetry_probe> telemetry_probe::open(int cuda_device, const protocol& p) {
+  probe_setup setup;
+  setup.cuda_device = cuda_device;
+  if (p.telemetry) {
+    setup.nvml = system_nvml(setup.nvml_unavailable_reason);
+  }
+  return open(setup, p);
+}
+
+std::unique_ptr<telemetry_probe> telemetry_probe::open(int cuda_device, const protocol& p,
+                                                       const nvml_api* api) {
+  probe_setup setup;
+  setup.cuda_device = cuda_device;
+  setup.nvml = api;
+  setup.nvml_unavailable_reason = "no NVML function table was given";
+  return open(setup, p);
+}
+
+std::unique_ptr<telemetry_probe> telemetry_probe::open(const probe_setup& setup,
+                                                       const protocol& p) {
+  std::unique_ptr<telemetry_probe> probe(new telemetry_probe);
+  probe->throttle_threshold_ = p.throttle_threshold;
+  device_telemetry& device = probe->device_;
+  if (!p.telemetry) {
+    device.unavailable_reason = "telemetry is off in the protocol";
+    return probe;
+  }
+  std::string no_gpu_reason;
+  const bool gpu = cuda_device_present(setup.cuda_device, no_gpu_reason);
+
+  std::string pci_bus_id = setup.pci_bus_id;
+  if (setup.nvml == nullptr) {
+    device.unavailable_reason = setup.nvml_unavailable_reason.empty()
+                                    ? "NVML is not available"
+                                    : setup.nvml_unavailable_reason;
+  } else if (pci_bus_id.empty() && !gpu) {
+    device.unavailable_reason = fmt::format("cannot match CUDA device {} to an NVML device: {}",
+                                            setup.cuda_device, no_gpu_reason);
+  } else {
+    if (pci_bus_id.empty()) {
+      // Matched by PCI bus id, not by index: CUDA_VISIBLE_DEVICES renumbers CUDA's devices only.
+      std::array<char, 64> text{};
+      if (cudaError_t e =
+              cudaDeviceGetPCIBusId(text.data(), static_cast<int>(text.size()), setup.cuda_device);
+          e == cudaSuccess) {
+        pci_bus_id = text.data();
+      } else {
+        device.unavailable_reason = fmt::format("cannot read the PCI bus id of CUDA device {}: {}",
+                                                setup.cuda_device, cudaGetErrorName(e));
+      }
+    }
+    if (!pci_bus_id.empty()) {
+      nvml_device handle = nullptr;
+      const nvml_return found =
+          setup.nvml->device_get_handle_by_pci_bus_id(pci_bus_id.c_str(), &handle);
+      if (found == nvml_success) {
+        device.available = true;
+        device.pci_bus_id = pci_bus_id;
+        probe->reader_.emplace(*setup.nvml, handle);
+        probe->reader_->read_device(device);
+        const std::optional<gpu_snapshot> now = probe->read_now();
+        device.clocks_locked =
+            clocks_look_locked(now->sm_clock_mhz, device.application_sm_clock_mhz,
+                               now->memory_clock_mhz, device.application_memory_clock_mhz);
+      } else {
+        device.unavailable_reason =
+            fmt::format("NVML has no device with PCI bus id {}: {}", pci_bus_id,
+                        describe_nvml_error(*setup.nvml, found));
+      }
+    }
+  }
+
+  if (device.max_sm_clock_mhz) {
+    probe->max_sm_clock_mhz_ = *device.max_sm_clock_mhz;
+  } else if (gpu) {
+    probe->max_sm_clock_mhz_ = cuda_peak_sm_clock_mhz(setup.cuda_device);
+  }
+  if (!probe->max_sm_clock_mhz_) {
+    probe->warnings_.emplace_back(
+        "telemetry: no maximum SM clock is known, so throttling is judged by NVML's clock-event "
+        "reasons alone");
+  }
+
+  if (setup.clock_check) {
+    std::string reason = no_gpu_reason;
+    if (gpu) {
+      probe->clock_check_ = clock_check::create(reason);
+    }
+    if (!probe->clock_check_) {
+      probe->warnings_.push_back(
+          fmt::format("telemetry: on-GPU clock check unavailable: {}", reason));
+    }
+  }
+  probe->collect_nvml_failures();
+  return probe;
+}
+
+telemetry_probe::~telemetry_probe() = default;
+
+void telemetry_probe::before_trial(cudaStream_t /*stream*/) {
+  // The GPU side of the probe runs after the trial (see after_trial); before it, the GPU may
+  // still be between trials, and a check there would read an idle clock.
+  before_ = read_now();
+}
+
+trial_telemetry telemetry_probe::after_trial(cudaStream_t stream) {
+  trial_telemetry trial;
+  const bool enqueued = clock_check_ && clock_check_->enqueue(stream);
+  const bool synchronized = cudaStreamSynchronize(stream) == cudaSuccess;
+  if (enqueued && synchronized) {
+    trial.measured_sm_clock_mhz = clock_check_->read_mhz();
+  }
+  trial.before = std::exchange(before_, std::nullopt);
+  trial.after = read_now();
+
+  // Reasons seen either side of the trial count: NVML reports only the instant it is asked.
+  const throttle_decision decision =
+      decide_throttled(trial.measured_sm_clock_mhz, max_sm_clock_mhz_, throttle_threshold_,
+                       reasons_of(trial.before) | reasons_of(trial.after));
+  trial.throttled = decision.throttled;
+  trial.throttle_reason = decision.reason;
+
+  if (device_.clocks_locked.value_or(false) &&
+      (strays_from(trial.before, device_.application_sm_clock_mhz) ||
+       strays_from(trial.after, device_.application_sm_clock_mhz))) {
+    device_.clocks_locked = false;
+  }
+  return trial;
+}
+
+std::optional<gpu_snapshot> telemetry_probe::read_now() {
+  if (!reader_) {
+    return std::nullopt;
+  }
+  gpu_snapshot snapshot = reader_->read_snapshot();
+  collect_nvml_failures();
+  return snapshot;
+}
+
+void telemetry_probe::collect_nvml_failures() {
+  if (!reader_) {
+    return;
+  }
+  for (std::string& note : reader_->take_new_failures()) {
+    warnings_.push_back("telemetry: " + std::move(note));
+  }
+}
+
+namespace {
+
+std::unique_ptr<telemetry_probe> open_for_info(int cuda_device) {
+  probe_setup setup;
+  setup.cuda_device = cuda_device;
+  setup.nvml = system_nvml(setup.nvml_unavailable_reason);
+  setup.clock_check = false; // `kerntime info` reads the card; it launches nothing
+  return telemetry_probe::open(setup, protocol{});
+}
+
+} // namespace
+
+device_telemetry read_device_telemetry(int cuda_device) {
+  return open_for_info(cuda_device)->device();
+}
+
+std::optional<gpu_snapshot> read_snapshot(int cuda_device) {
+  return open_for_info(cuda_device)->read_now();
+}
+
+} // namespace kerntime::detail
