@@ -116,9 +116,9 @@ TEST_F(attribution, every_kernel_node_of_a_graph_launched_in_the_call_is_attribu
   KT_CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
   ASSERT_EQ(nodes.kernels, 4);
 
-  const measurement_result r = measure(
-      [&](cudaStream_t stream, int) { KT_CUDA_CHECK(cudaGraphLaunch(graph_exec, stream)); },
-      cupti_protocol());
+  const measurement_result r =
+      measure([&](cudaStream_t stream, int) { KT_CUDA_CHECK(cudaGraphLaunch(graph_exec, stream)); },
+              cupti_protocol());
   KT_CUDA_CHECK(cudaGraphExecDestroy(graph_exec));
   KT_CUDA_CHECK(cudaGraphDestroy(graph));
 

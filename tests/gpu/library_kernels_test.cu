@@ -4,8 +4,8 @@
 
 #include <kerntime/measure.hpp>
 
-#include <cublas_v2.h>
 #include <cub/device/device_radix_sort.cuh>
+#include <cublas_v2.h>
 #include <cuda_bf16.h>
 
 #include <cstdint>
@@ -119,10 +119,9 @@ TEST_F(library_kernels, a_cub_radix_sort_lists_every_pass) {
   const auto sort = [&](cudaStream_t s, int set) {
     const std::size_t offset = keys * static_cast<std::size_t>(set);
     std::size_t bytes = temp.bytes();
-    KT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp.get(), bytes,
-                                                 keys_in.as<std::uint32_t>() + offset,
-                                                 keys_out.as<std::uint32_t>() + offset, keys,
-                                                 0, 32, s));
+    KT_CUDA_CHECK(
+        cub::DeviceRadixSort::SortKeys(temp.get(), bytes, keys_in.as<std::uint32_t>() + offset,
+                                       keys_out.as<std::uint32_t>() + offset, keys, 0, 32, s));
   };
   const gpu_workloads::graph_work_count captured =
       gpu_workloads::count_captured_work(stream.get(), [&](cudaStream_t s) { sort(s, 0); });

@@ -13,8 +13,9 @@ namespace kerntime::gpu_tests {
 
 // GPU records per iteration, every kernel, memset and memcpy row added up.
 inline double records_per_iteration(const measurement_result& r) {
-  return std::accumulate(r.kernels.begin(), r.kernels.end(), 0.0,
-                         [](double sum, const kernel_summary& k) { return sum + k.calls_per_iteration; });
+  return std::accumulate(
+      r.kernels.begin(), r.kernels.end(), 0.0,
+      [](double sum, const kernel_summary& k) { return sum + k.calls_per_iteration; });
 }
 
 inline double sum_of_shares(const measurement_result& r) {
@@ -41,7 +42,9 @@ inline const kernel_summary* find_row_named(const measurement_result& r, std::st
   return it == r.kernels.end() ? nullptr : &*it;
 }
 
-inline bool is_integral(double value) { return std::abs(value - std::round(value)) < 1e-9; }
+inline bool is_integral(double value) {
+  return std::abs(value - std::round(value)) < 1e-9;
+}
 
 // "name ×calls (share)" for every row: printed when an assertion about the breakdown fails.
 inline std::string describe_kernels(const measurement_result& r) {

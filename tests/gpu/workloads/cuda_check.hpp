@@ -25,7 +25,7 @@ void throw_library_error(int status, const char* library, const char* call,
   do {                                                                                             \
     if (const cudaError_t kt_error_ = (call); kt_error_ != cudaSuccess) {                          \
       ::kerntime::gpu_workloads::throw_cuda_error(kt_error_, #call,                                \
-                                                  std::source_location::current());               \
+                                                  std::source_location::current());                \
     }                                                                                              \
   } while (false)
 
@@ -34,6 +34,6 @@ void throw_library_error(int status, const char* library, const char* call,
   do {                                                                                             \
     if (const int kt_status_ = static_cast<int>(call); kt_status_ != 0) {                          \
       ::kerntime::gpu_workloads::throw_library_error(kt_status_, library, #call,                   \
-                                                     std::source_location::current());            \
+                                                     std::source_location::current());             \
     }                                                                                              \
   } while (false)

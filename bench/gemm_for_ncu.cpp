@@ -1,0 +1,42 @@
+// The GEMM of gemm_kerntime, run plainly for Nsight Compute to time:
+//   ncu --clock-control none --cache-control all --metrics gpu__time_duration.sum --csv
+//       gemm_for_ncu [calls]
+// One warm-up call, then `calls` calls, each after a memset of twice the L2 so the GEMM starts
+// cold, as under kerntime. scripts/gpu_check.sh drops the warm-up call's kernels.
+
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+
+#include "bf16_gemm.hpp"
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "owned_stream.hpp"
+#include "result_line.hpp"
+
+int main(int argc, char** argv) try {
+  using namespace kerntime;
+  const int calls = argc > 1 ? std::atoi(argv[1]) : 20;
+  constexpr int warmup_calls = 1;
+  constexpr int input_sets = 3;
+  int device = 0;
+  KT_CUDA_CHECK(cudaGetDevice(&device));
+  int l2_bytes = 0;
+  KT_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
+  gpu_workloads::device_buffer flush(2 * static_cast<std::size_t>(l2_bytes));
+  gpu_workloads::owned_stream stream;
+  bench::bf16_gemm gemm(4096, input_sets, stream.get());
+
+  for (int i = 0; i < warmup_calls + calls; ++i) {
+    KT_CUDA_CHECK(cudaMemsetAsync(flush.get(), i & 0xff, flush.bytes(), stream.get()));
+    gemm.run(stream.get(), i % input_sets);
+  }
+  KT_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  bench::result_line("gemm_for_ncu").add("warmup_calls", warmup_calls).add("calls", calls).print();
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "gemm_for_ncu: %s\n", e.what());
+  return 1;
+}

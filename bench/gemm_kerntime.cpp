@@ -1,0 +1,37 @@
+// A 4096^3 bf16 cuBLAS GEMM timed by kerntime with the default protocol (cold L2, rotating
+// inputs). scripts/gpu_check.sh compares its median with Nsight Compute's reading of the same
+// GEMM (gemm_for_ncu).
+
+#include <kerntime/measure.hpp>
+
+#include <cstdio>
+#include <exception>
+
+#include "bf16_gemm.hpp"
+#include "owned_stream.hpp"
+#include "result_line.hpp"
+
+int main() try {
+  using namespace kerntime;
+  gpu_workloads::owned_stream stream;
+  bench::bf16_gemm gemm(4096, protocol{}.input_sets, stream.get());
+  const measurement_result r =
+      measure([&](cudaStream_t s, int set) { gemm.run(s, set); }, protocol{}, stream.get());
+
+  for (const kernel_summary& k : r.kernels) {
+    std::printf("kernel: %s calls/iter=%g mean_us=%.3f share=%.4f\n", k.name.c_str(),
+                k.calls_per_iteration, k.mean_ns / 1e3, k.share);
+  }
+  bench::result_line("gemm_kerntime")
+      .add("backend", to_string(r.backend))
+      .add("median_us", r.latency_ns / 1e3)
+      .add("busy_median_us", r.busy.median / 1e3)
+      .add("kernels", static_cast<double>(r.kernels.size()))
+      .add("cv_of_means_pct", 100.0 * r.trials_summary.cv_of_means)
+      .add("tflops", gemm.flops() / r.latency_ns / 1e3)
+      .print();
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "gemm_kerntime: %s\n", e.what());
+  return 1;
+}
