@@ -1,0 +1,300 @@
+#include "cli/command_line.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/device_listing.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/output_paths.hpp"
+#include "cli/run_context.hpp"
+#include "cli/state_plan.hpp"
+#include "cli/state_runner.hpp"
+#include "kerntime/report.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+// What `list` and `run` select.
+struct selection_flags {
+  std::optional<std::string> filter;
+  std::vector<std::string> axis_specs;
+};
+
+struct run_flags {
+  int warmup = protocol{}.warmup;
+  int trials = protocol{}.trials;
+  int repeats = protocol{}.repeats;
+  int input_sets = protocol{}.input_sets;
+  bool no_flush = false;
+  long long flush_bytes = 0;
+  std::string backend = "auto";
+  std::string metric = "span";
+  bool no_telemetry = false;
+  std::string json;
+  std::string gbench_json;
+  std::string junit;
+  std::string csv;
+  std::string trace;
+  bool quiet = false;
+};
+
+// Errors are one line: a CI log shows the first line, and a person reads one sentence.
+std::string one_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  while (!text.empty() && text.back() == ' ') {
+    text.pop_back();
+  }
+  return text;
+}
+
+void add_selection_options(CLI::App& command, selection_flags& flags) {
+  command.add_option("--filter", flags.filter,
+                     "Only states whose name matches this regex (ECMAScript, searched anywhere "
+                     "in the name), e.g. 'gemm|copy/bytes=1048576'");
+  command
+      .add_option("-a,--axis", flags.axis_specs,
+                  "Override an axis: NAME=VALUE, NAME=[V1,V2], NAME=[FIRST:LAST:STEP], "
+                  "NAME[pow2]=[FIRST:LAST:STEP] (exponents); repeat for several axes")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+void add_run_options(CLI::App& run, run_flags& flags) {
+  run.add_option("--warmup", flags.warmup, "Untimed iterations before measuring")
+      ->capture_default_str();
+  run.add_option("--trials", flags.trials, "Independent groups of measured iterations")
+      ->capture_default_str();
+  run.add_option("--repeat", flags.repeats, "Measured iterations per trial")->capture_default_str();
+  run.add_option("--input-sets", flags.input_sets,
+                 "Input copies the work rotates over, so iterations see different addresses")
+      ->capture_default_str();
+  run.add_flag("--no-flush", flags.no_flush,
+               "Do not flush the L2 before each iteration (hot-cache numbers)");
+  run.add_option("--flush-bytes", flags.flush_bytes,
+                 "Bytes written by the L2 flush (default: twice the device's L2)");
+  run.add_option("--backend", flags.backend,
+                 "Timer: auto (CUPTI, else CUDA events), cupti (fail without it) or events")
+      ->capture_default_str();
+  run.add_option("--metric", flags.metric,
+                 "Headline per iteration: span (first start to last end) or busy (sum of GPU "
+                 "activity)")
+      ->capture_default_str();
+  run.add_flag("--no-telemetry", flags.no_telemetry, "Do not read NVML or the on-GPU clock");
+  run.add_option("--json", flags.json, "Write the kerntime JSON (every sample) to FILE");
+  run.add_option("--gbench-json", flags.gbench_json,
+                 "Write Google-Benchmark-compatible JSON (for compare.py) to FILE");
+  run.add_option("--junit", flags.junit, "Write JUnit XML (a testcase per state) to FILE");
+  run.add_option("--csv", flags.csv, "Write CSV (a row per state) to FILE");
+  run.add_option("--trace", flags.trace, "Write a Chrome/Perfetto trace of one trial to FILE");
+  run.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
+}
+
+void require_at_least(std::string_view flag, long long value, long long minimum) {
+  if (value < minimum) {
+    throw invalid_argument(fmt::format("{} must be at least {} (got {}); pass {} {} or more", flag,
+                                       minimum, value, flag, minimum));
+  }
+}
+
+protocol make_protocol(const run_flags& flags, bool flush_bytes_given) {
+  require_at_least("--warmup", flags.warmup, 0);
+  require_at_least("--trials", flags.trials, 1);
+  require_at_least("--repeat", flags.repeats, 1);
+  require_at_least("--input-sets", flags.input_sets, 1);
+  protocol p;
+  p.warmup = flags.warmup;
+  p.trials = flags.trials;
+  p.repeats = flags.repeats;
+  p.input_sets = flags.input_sets;
+  p.flush_l2 = !flags.no_flush;
+  if (flush_bytes_given) {
+    if (flags.no_flush) {
+      throw invalid_argument("--flush-bytes and --no-flush contradict each other; drop one");
+    }
+    require_at_least("--flush-bytes", flags.flush_bytes, 1);
+    p.flush_bytes = static_cast<std::size_t>(flags.flush_bytes);
+  }
+  const auto backend = parse_backend_request(flags.backend);
+  if (!backend) {
+    throw invalid_argument(fmt::format(
+        "--backend {} is not a timer; pass --backend auto, --backend cupti or --backend events",
+        flags.backend));
+  }
+  p.backend = *backend;
+  const auto metric = parse_headline_metric(flags.metric);
+  if (!metric) {
+    throw invalid_argument(fmt::format(
+        "--metric {} is not a metric; pass --metric span or --metric busy", flags.metric));
+  }
+  p.metric = *metric;
+  p.telemetry = !flags.no_telemetry;
+  if (auto problem = validate(p)) {
+    throw invalid_argument(*problem);
+  }
+  return p;
+}
+
+state_plan make_plan(const benchmark_registry& registry, const selection_flags& flags) {
+  std::vector<axis_override> overrides;
+  for (const auto& spec : flags.axis_specs) {
+    overrides.push_back(parse_axis_override(spec));
+  }
+  return plan_states(registry, overrides, flags.filter);
+}
+
+std::string axis_values_text(const axis& a) {
+  std::vector<std::string> values;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a.power_of_two) {
+      values.push_back(fmt::format(
+          "2^{} = {}", std::countr_zero(static_cast<std::uint64_t>(a.ints[i])), a.ints[i]));
+    } else {
+      values.push_back(a.value_text(i));
+    }
+  }
+  std::string text;
+  for (const auto& v : values) {
+    text += text.empty() ? v : ", " + v;
+  }
+  return text;
+}
+
+int list_states(const state_plan& plan, std::ostream& out) {
+  for (const auto& b : plan.benchmarks) {
+    out << b.registered->name() << '\n';
+    for (const auto& a : b.axes) {
+      out << fmt::format("  axis {} ({}{}): {}\n", a.name, to_string(a.kind),
+                         a.power_of_two ? ", powers of two" : "", axis_values_text(a));
+    }
+    for (const auto& s : plan.states) {
+      if (s.registered == b.registered) {
+        out << "  state " << s.name << '\n';
+      }
+    }
+  }
+  out << fmt::format("{} benchmarks, {} states\n", plan.benchmarks.size(), plan.states.size());
+  return exit_ok;
+}
+
+struct report_file {
+  std::string flag;
+  std::string path;
+  std::unique_ptr<report_writer> (*make_writer)();
+};
+
+std::vector<report_file> requested_files(const run_flags& flags) {
+  std::vector<report_file> all{{"--json", flags.json, make_json_writer},
+                               {"--gbench-json", flags.gbench_json, make_gbench_json_writer},
+                               {"--junit", flags.junit, make_junit_writer},
+                               {"--csv", flags.csv, make_csv_writer},
+                               {"--trace", flags.trace, make_trace_writer}};
+  std::erase_if(all, [](const report_file& f) { return f.path.empty(); });
+  return all;
+}
+
+int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan, const protocol& p,
+                   const run_flags& flags, const cli_environment& env) {
+  auto& out = *env.out;
+  auto& err = *env.err;
+  const auto files = requested_files(flags);
+  std::vector<output_path> paths;
+  for (const auto& f : files) {
+    paths.push_back({f.flag, f.path});
+  }
+  check_output_paths(paths);
+  if (auto problem = env.find_device_problem()) {
+    err << "kerntime: " << *problem << '\n';
+    return exit_no_device;
+  }
+
+  const auto runs = run_states(plan.states, p, env.err_is_terminal ? &err : nullptr);
+  const auto context = make_run_context(args, runs);
+  if (!flags.quiet) {
+    make_markdown_writer()->print(out, context, runs);
+    out << std::flush;
+  }
+  int exit_code = exit_ok;
+  for (const auto& f : files) {
+    try {
+      write_file_atomically(
+          f.path, [&](std::ostream& file) { f.make_writer()->print(file, context, runs); });
+    } catch (const std::exception& e) {
+      err << "kerntime: error: " << f.flag << ' ' << f.path
+          << " was not written: " << one_line(e.what()) << '\n';
+      exit_code = exit_benchmark_failed;
+    }
+  }
+  const auto failed = std::count_if(runs.begin(), runs.end(), [](const benchmark_run& r) {
+    return r.status == run_status::failed;
+  });
+  if (failed > 0) {
+    for (const auto& r : runs) {
+      if (r.status == run_status::failed && flags.quiet) {
+        err << "kerntime: " << r.state_name() << " failed: " << one_line(r.message) << '\n';
+      }
+    }
+    err << fmt::format("kerntime: {} of {} states failed\n", failed, runs.size());
+    exit_code = exit_benchmark_failed;
+  }
+  return exit_code;
+}
+
+} // namespace
+
+int run_command_line(const std::vector<std::string>& args, const benchmark_registry& registry,
+                     const cli_environment& env) {
+  auto& out = *env.out;
+  auto& err = *env.err;
+
+  CLI::App app{"kerntime measures how long CUDA work really takes on the GPU: pure kernel time "
+               "from CUPTI, on a cold L2, per kernel.",
+               "kerntime"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Show the options of every command");
+  selection_flags run_selection;
+  selection_flags list_selection;
+  run_flags flags;
+  auto* run = app.add_subcommand("run", "Measure the registered benchmarks (all by default)");
+  add_selection_options(*run, run_selection);
+  add_run_options(*run, flags);
+  auto* list = app.add_subcommand("list", "List the benchmarks, their axes and their states");
+  add_selection_options(*list, list_selection);
+  auto* info = app.add_subcommand("info", "Show the CUDA devices and whether CUPTI is usable");
+
+  std::vector<const char*> argv;
+  for (const auto& a : args) {
+    argv.push_back(a.c_str());
+  }
+  try {
+    app.parse(static_cast<int>(argv.size()), argv.data());
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    err << "kerntime: error: " << one_line(e.what()) << "; see kerntime --help or kerntime run "
+        << "--help\n";
+    return exit_bad_input;
+  }
+
+  try {
+    if (*info) {
+      return print_device_listing(out, err);
+    }
+    if (*list) {
+      return list_states(make_plan(registry, list_selection), out);
+    }
+    const protocol p = make_protocol(flags, run->count("--flush-bytes") > 0);
+    const state_plan plan = make_plan(registry, run_selection);
+    return run_benchmarks(args, plan, p, flags, env);
+  } catch (const invalid_argument& e) {
+    err << "kerntime: error: " << one_line(e.what()) << '\n';
+    return exit_bad_input;
+  }
+}
+
+} // namespace kerntime::detail

@@ -1,0 +1,29 @@
+#pragma once
+// The kerntime command line: `run`, `list` and `info` over a registry of benchmarks. Separate
+// from main so tests run the real command in-process with their own registry and streams.
+
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/device_check.hpp"
+#include "kerntime/benchmark.hpp"
+
+namespace kerntime::detail {
+
+struct cli_environment {
+  std::ostream* out = nullptr;  // markdown, listings, help
+  std::ostream* err = nullptr;  // errors, warnings, progress
+  bool err_is_terminal = false; // progress lines only for a person watching
+  // nullopt when a CUDA device can be used; otherwise the line to print.
+  std::function<std::optional<std::string>()> find_device_problem = find_cuda_device_problem;
+};
+
+// `args` includes the program name first, as argv does. Returns the exit code (exit_codes.hpp).
+[[nodiscard]] int run_command_line(const std::vector<std::string>& args,
+                                   const benchmark_registry& registry,
+                                   const cli_environment& environment);
+
+} // namespace kerntime::detail

@@ -1,0 +1,23 @@
+#include "cli/device_check.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <fmt/format.h>
+
+namespace kerntime::detail {
+
+std::optional<std::string> find_cuda_device_problem() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) {
+    return fmt::format("no CUDA device found: {} ({}); run on a machine with an NVIDIA GPU and "
+                       "its driver, and check CUDA_VISIBLE_DEVICES",
+                       cudaGetErrorString(status), cudaGetErrorName(status));
+  }
+  if (count == 0) {
+    return "no CUDA device found: the driver reports 0 devices; check CUDA_VISIBLE_DEVICES";
+  }
+  return std::nullopt;
+}
+
+} // namespace kerntime::detail

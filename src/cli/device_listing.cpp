@@ -1,0 +1,73 @@
+#include "cli/device_listing.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "cli/device_check.hpp"
+#include "cli/exit_codes.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+int attribute(cudaDeviceAttr which, int device) {
+  int value = 0;
+  return cudaDeviceGetAttribute(&value, which, device) == cudaSuccess ? value : 0;
+}
+
+std::string mebibytes(double bytes) {
+  return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024));
+}
+
+std::string gibibytes(double bytes) {
+  return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024 * 1024));
+}
+
+} // namespace
+
+std::string cuda_version_text(int version) {
+  return fmt::format("{}.{}", version / 1000, (version % 1000) / 10);
+}
+
+int print_device_listing(std::ostream& out, std::ostream& err) {
+  int driver = 0;
+  int runtime = 0;
+  (void)cudaDriverGetVersion(&driver);
+  (void)cudaRuntimeGetVersion(&runtime);
+  out << fmt::format("CUDA driver {}, runtime {}\n",
+                     driver > 0 ? cuda_version_text(driver) : "not installed",
+                     cuda_version_text(runtime));
+  if (auto problem = find_cuda_device_problem()) {
+    err << "kerntime: " << *problem << '\n';
+    return exit_no_device;
+  }
+  // TODO(lead): report CUPTI availability with kerntime::detail::probe_cupti() from
+  // src/cupti/availability.hpp once it lands (nullopt = usable, else the reason).
+
+  int count = 0;
+  (void)cudaGetDeviceCount(&count);
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp p{};
+    if (const auto status = cudaGetDeviceProperties(&p, d); status != cudaSuccess) {
+      out << fmt::format("\ndevice {}: cannot be read: {}\n", d, cudaGetErrorString(status));
+      continue;
+    }
+    out << fmt::format("\ndevice {}: {}\n", d, p.name);
+    out << fmt::format("  compute capability   {}.{}\n", p.major, p.minor);
+    out << fmt::format("  multiprocessors      {}\n", p.multiProcessorCount);
+    out << fmt::format("  L2 cache             {}\n", mebibytes(p.l2CacheSize));
+    out << fmt::format("  memory               {}\n", gibibytes(double(p.totalGlobalMem)));
+    out << fmt::format("  memory bus           {} bits\n", p.memoryBusWidth);
+    out << fmt::format("  SM clock (peak)      {} MHz\n",
+                       attribute(cudaDevAttrClockRate, d) / 1000);
+    out << fmt::format("  memory clock (peak)  {} MHz\n",
+                       attribute(cudaDevAttrMemoryClockRate, d) / 1000);
+    out << fmt::format("  PCI bus              {:04x}:{:02x}:{:02x}\n", p.pciDomainID, p.pciBusID,
+                       p.pciDeviceID);
+  }
+  return exit_ok;
+}
+
+} // namespace kerntime::detail

@@ -1,0 +1,20 @@
+#pragma once
+// Every report file is checked before anything runs: a run of many minutes must not end in
+// "cannot write".
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace kerntime::detail {
+
+struct output_path {
+  std::string flag; // "--json"
+  std::filesystem::path path;
+};
+
+// Throws kerntime::invalid_argument naming the flag, the path and the fix when a file could not
+// be created or replaced there, or when two flags name the same file. Creates nothing.
+void check_output_paths(const std::vector<output_path>& outputs);
+
+} // namespace kerntime::detail

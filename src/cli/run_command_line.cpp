@@ -1,0 +1,23 @@
+#include <unistd.h>
+
+#include <iostream>
+
+#include "cli/command_line.hpp"
+#include "cli/exit_codes.hpp"
+
+namespace kerntime {
+
+int run_command_line(int argc, const char* const* argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  detail::cli_environment environment{
+      .out = &std::cout, .err = &std::cerr, .err_is_terminal = ::isatty(STDERR_FILENO) == 1};
+  try {
+    return detail::run_command_line(args, benchmark_registry::global(), environment);
+  } catch (const std::exception& e) {
+    // Only kerntime's own faults reach here; a benchmark's errors are recorded as failed runs.
+    std::cerr << "kerntime: internal error: " << e.what() << '\n';
+    return detail::exit_benchmark_failed;
+  }
+}
+
+} // namespace kerntime

@@ -1,0 +1,98 @@
+#include "cli/run_context.hpp"
+
+#include <cuda_runtime_api.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <ctime>
+
+#include <fmt/format.h>
+
+#ifndef KERNTIME_VERSION
+#error "KERNTIME_VERSION must be defined by the build"
+#endif
+
+namespace kerntime::detail {
+namespace {
+
+std::string quoted(const std::string& arg) {
+  if (!arg.empty() && arg.find_first_of(" \t\n'\"\\$`*?[]{}()<>|&;!#~") == std::string::npos) {
+    return arg;
+  }
+  std::string text = "'";
+  for (const char c : arg) {
+    text += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  }
+  return text + "'";
+}
+
+std::string host_name() {
+  std::array<char, 256> buffer{};
+  if (::gethostname(buffer.data(), buffer.size() - 1) != 0) {
+    return {};
+  }
+  return buffer.data();
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  std::array<char, 32> buffer{};
+  const auto length = std::strftime(buffer.data(), buffer.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return std::string(buffer.data(), length);
+}
+
+std::optional<device_info> current_device() {
+  int ordinal = 0;
+  cudaDeviceProp p{};
+  if (cudaGetDevice(&ordinal) != cudaSuccess ||
+      cudaGetDeviceProperties(&p, ordinal) != cudaSuccess) {
+    return std::nullopt;
+  }
+  device_info d{.ordinal = ordinal,
+                .name = p.name,
+                .compute_capability_major = p.major,
+                .compute_capability_minor = p.minor,
+                .multiprocessors = p.multiProcessorCount,
+                .l2_bytes = static_cast<std::size_t>(p.l2CacheSize),
+                .memory_bytes = p.totalGlobalMem};
+  (void)cudaDriverGetVersion(&d.driver_version);
+  (void)cudaRuntimeGetVersion(&d.runtime_version);
+  return d;
+}
+
+} // namespace
+
+std::string command_line_text(const std::vector<std::string>& args) {
+  std::string text;
+  for (const auto& arg : args) {
+    if (!text.empty()) {
+      text += ' ';
+    }
+    text += quoted(arg);
+  }
+  return text;
+}
+
+run_context make_run_context(const std::vector<std::string>& args,
+                             std::span<const benchmark_run> runs) {
+  run_context context{.kerntime_version = KERNTIME_VERSION,
+                      .command_line = command_line_text(args),
+                      .host_name = host_name(),
+                      .date = utc_now_iso8601()};
+  for (const auto& run : runs) {
+    if (run.result) {
+      context.device = run.result->device;
+      context.telemetry = run.result->telemetry;
+      break;
+    }
+  }
+  if (!context.device) {
+    context.device = current_device();
+  }
+  return context;
+}
+
+} // namespace kerntime::detail

@@ -1,0 +1,259 @@
+// The real kerntime command, run in-process on a registry of CPU-only benchmarks.
+
+#include "cli/command_line.hpp"
+
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/exit_codes.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+class command_line : public ::testing::Test {
+protected:
+  command_line() {
+    registry_.add("alpha", [](state& s) { s.skip("alpha " + std::to_string(s.get_int("N"))); })
+        .add_int_axis("N", {1, 2})
+        .add_string_axis("mode", {"x", "y"});
+    registry_.add("beta", [](state& s) { s.skip("beta"); })
+        .add_int_power_of_two_axis("bytes", 10, 12, 2)
+        .add_float_axis("f", {0.5});
+    folder_ =
+        fs::temp_directory_path() /
+        ("kerntime_cli_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(folder_);
+    fs::create_directories(folder_);
+  }
+  ~command_line() override { fs::remove_all(folder_); }
+
+  // Runs `kerntime ARGS...`. With `device_ok`, the device check passes (benchmarks here never
+  // touch the GPU); otherwise the real check runs.
+  outcome run(std::vector<std::string> args, bool device_ok = false, bool terminal = false) {
+    args.insert(args.begin(), "kerntime");
+    std::ostringstream out;
+    std::ostringstream err;
+    cli_environment env{.out = &out, .err = &err, .err_is_terminal = terminal};
+    if (device_ok) {
+      env.find_device_problem = [] { return std::optional<std::string>(); };
+    }
+    const int code = run_command_line(args, registry_, env);
+    return {code, out.str(), err.str()};
+  }
+
+  // A bad-input outcome: exit 2, nothing on stdout, exactly one line on stderr holding `what`.
+  void expect_bad_input(const std::vector<std::string>& args, const std::string& what) {
+    const auto result = run(args, true);
+    EXPECT_EQ(result.exit_code, exit_bad_input) << result.err;
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    EXPECT_EQ(result.err.rfind("kerntime: error: ", 0), 0u) << result.err;
+    EXPECT_NE(result.err.find(what), std::string::npos) << result.err;
+  }
+
+  benchmark_registry registry_;
+  fs::path folder_;
+};
+
+TEST_F(command_line, help_works_without_a_gpu) {
+  const auto result = run({"--help"});
+  EXPECT_EQ(result.exit_code, exit_ok);
+  EXPECT_NE(result.out.find("run"), std::string::npos);
+  EXPECT_NE(result.out.find("list"), std::string::npos);
+  const auto run_help = run({"run", "--help"});
+  EXPECT_EQ(run_help.exit_code, exit_ok);
+  EXPECT_NE(run_help.out.find("--gbench-json"), std::string::npos);
+  EXPECT_NE(run_help.out.find("--filter"), std::string::npos);
+}
+
+TEST_F(command_line, list_shows_benchmarks_axes_and_states) {
+  const auto result = run({"list"});
+  EXPECT_EQ(result.exit_code, exit_ok) << result.err;
+  EXPECT_EQ(result.out, "alpha\n"
+                        "  axis N (int): 1, 2\n"
+                        "  axis mode (string): x, y\n"
+                        "  state alpha/N=1/mode=x\n"
+                        "  state alpha/N=1/mode=y\n"
+                        "  state alpha/N=2/mode=x\n"
+                        "  state alpha/N=2/mode=y\n"
+                        "beta\n"
+                        "  axis bytes (int, powers of two): 2^10 = 1024, 2^12 = 4096\n"
+                        "  axis f (float): 0.5\n"
+                        "  state beta/bytes=1024/f=0.5\n"
+                        "  state beta/bytes=4096/f=0.5\n"
+                        "2 benchmarks, 6 states\n");
+  EXPECT_EQ(result.err, "");
+}
+
+TEST_F(command_line, list_applies_filter_and_axis_overrides) {
+  const auto result = run({"list", "--filter", "mode=y", "-a", "N[pow2]=[3:4]"});
+  EXPECT_EQ(result.exit_code, exit_ok) << result.err;
+  EXPECT_EQ(result.out, "alpha\n"
+                        "  axis N (int, powers of two): 2^3 = 8, 2^4 = 16\n"
+                        "  axis mode (string): x, y\n"
+                        "  state alpha/N=8/mode=y\n"
+                        "  state alpha/N=16/mode=y\n"
+                        "1 benchmarks, 2 states\n");
+}
+
+TEST_F(command_line, a_command_is_required) {
+  const auto result = run({});
+  EXPECT_EQ(result.exit_code, exit_bad_input);
+  EXPECT_NE(result.err.find("kerntime --help"), std::string::npos);
+}
+
+TEST_F(command_line, unknown_flag) {
+  expect_bad_input({"run", "--bogus"}, "--bogus");
+}
+
+TEST_F(command_line, non_numeric_count) {
+  expect_bad_input({"run", "--trials", "many"}, "many");
+}
+
+TEST_F(command_line, malformed_axis_spec) {
+  expect_bad_input({"run", "-a", "N=[1,2"}, "malformed axis spec '-a N=[1,2': missing ']'");
+  expect_bad_input({"list", "-a", "N"}, "missing '='");
+}
+
+TEST_F(command_line, axis_value_that_does_not_fit) {
+  expect_bad_input({"run", "-a", "N=big"}, "'big' is not an integer");
+}
+
+TEST_F(command_line, unknown_axis) {
+  expect_bad_input({"run", "-a", "Q=[1,2]"}, "unknown axis 'Q'");
+}
+
+TEST_F(command_line, axis_given_twice) {
+  expect_bad_input({"run", "-a", "N=1", "-a", "N=2"}, "axis 'N' is overridden twice");
+}
+
+TEST_F(command_line, invalid_regex) {
+  expect_bad_input({"run", "--filter", "alpha("}, "invalid --filter regex 'alpha('");
+}
+
+TEST_F(command_line, filter_matching_nothing) {
+  expect_bad_input({"run", "--filter", "gamma"}, "no benchmark state matches --filter 'gamma'");
+}
+
+TEST_F(command_line, zero_and_negative_counts) {
+  expect_bad_input({"run", "--trials", "0"}, "--trials must be at least 1 (got 0)");
+  expect_bad_input({"run", "--repeat=-3"}, "--repeat must be at least 1 (got -3)");
+  expect_bad_input({"run", "--warmup=-1"}, "--warmup must be at least 0 (got -1)");
+  expect_bad_input({"run", "--input-sets", "0"}, "--input-sets must be at least 1 (got 0)");
+  expect_bad_input({"run", "--flush-bytes", "0"}, "--flush-bytes must be at least 1 (got 0)");
+  expect_bad_input({"run", "--flush-bytes", "1024", "--no-flush"}, "contradict");
+}
+
+TEST_F(command_line, unknown_backend_and_metric) {
+  expect_bad_input({"run", "--backend", "nsys"}, "--backend nsys is not a timer");
+  expect_bad_input({"run", "--metric", "mean"}, "--metric mean is not a metric");
+}
+
+TEST_F(command_line, unwritable_output_paths) {
+  expect_bad_input({"run", "--json", (folder_ / "missing" / "out.json").string()},
+                   "does not exist; create it");
+  expect_bad_input({"run", "--csv", folder_.string()}, "is a folder");
+  std::ofstream(folder_ / "plain_file") << "x";
+  expect_bad_input({"run", "--junit", (folder_ / "plain_file" / "out.xml").string()},
+                   "is not a folder");
+  const auto same = (folder_ / "out").string();
+  expect_bad_input({"run", "--json", same, "--csv", same}, "--json and --csv both write");
+}
+
+TEST_F(command_line, bad_input_writes_no_file) {
+  const auto json = folder_ / "out.json";
+  const auto csv = folder_ / "out.csv";
+  expect_bad_input({"run", "--json", json.string(), "--csv", csv.string(), "--trials", "0"},
+                   "--trials");
+  expect_bad_input({"run", "--json", json.string(), "--filter", "nothing"}, "no benchmark");
+  expect_bad_input({"run", "--json", json.string(), "--junit", (folder_ / "no" / "x").string()},
+                   "does not exist");
+  EXPECT_TRUE(fs::is_empty(folder_));
+}
+
+TEST_F(command_line, run_without_a_gpu_says_so) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) {
+    GTEST_SKIP() << "this machine has a CUDA device; the no-device path cannot be exercised";
+  }
+  const auto json = folder_ / "out.json";
+  const auto result = run({"run", "--json", json.string()});
+  EXPECT_EQ(result.exit_code, exit_no_device);
+  EXPECT_EQ(result.err.rfind("kerntime: no CUDA device found: ", 0), 0u) << result.err;
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_FALSE(fs::exists(json));
+  // `list` does not need a device.
+  EXPECT_EQ(run({"list"}).exit_code, exit_ok);
+}
+
+TEST_F(command_line, bad_input_is_reported_before_a_missing_gpu) {
+  const auto result = run({"run", "--trials", "0"});
+  EXPECT_EQ(result.exit_code, exit_bad_input);
+}
+
+TEST_F(command_line, failing_benchmarks_are_recorded_and_the_others_go_on) {
+  benchmark_registry registry;
+  int later_ran = 0;
+  registry.add("throws_cuda_error",
+               [](state&) { throw benchmark_failed(700, "cudaErrorIllegalAddress", "test"); });
+  registry.add("forgets_exec", [](state&) {});
+  registry.add("skips", [&](state& s) {
+    ++later_ran;
+    s.skip("not on this device");
+  });
+  std::ostringstream out;
+  std::ostringstream err;
+  cli_environment env{.out = &out, .err = &err, .err_is_terminal = true};
+  env.find_device_problem = [] { return std::optional<std::string>(); };
+  const auto csv = folder_ / "out.csv";
+  const int code = run_command_line(
+      {"kerntime", "run", "--csv", csv.string(), "--junit", (folder_ / "out.xml").string()},
+      registry, env);
+  EXPECT_EQ(code, exit_benchmark_failed);
+  EXPECT_EQ(later_ran, 1);
+  EXPECT_NE(err.str().find("kerntime: 2 of 3 states failed"), std::string::npos) << err.str();
+  // Progress lines go to a terminal stderr.
+  EXPECT_NE(err.str().find("[1/3] throws_cuda_error ... failed"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("[3/3] skips ... skipped"), std::string::npos) << err.str();
+  // The markdown report and every file are still written; no temporary file is left behind.
+  EXPECT_NE(out.str().find("throws_cuda_error"), std::string::npos);
+  ASSERT_TRUE(fs::exists(csv));
+  std::stringstream csv_text;
+  csv_text << std::ifstream(csv).rdbuf();
+  EXPECT_NE(csv_text.str().find("throws_cuda_error"), std::string::npos);
+  EXPECT_NE(csv_text.str().find("forgets_exec"), std::string::npos);
+  EXPECT_NE(csv_text.str().find("skips"), std::string::npos);
+  EXPECT_TRUE(fs::exists(folder_ / "out.xml"));
+  EXPECT_EQ(std::distance(fs::directory_iterator(folder_), fs::directory_iterator()), 2);
+}
+
+TEST_F(command_line, quiet_run_prints_no_markdown_and_no_progress_off_terminal) {
+  const auto result = run({"run", "--quiet"}, true, false);
+  EXPECT_EQ(result.exit_code, exit_ok) << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, "");
+}
+
+TEST_F(command_line, skipped_states_are_not_failures) {
+  const auto result = run({"run", "--filter", "beta"}, true);
+  EXPECT_EQ(result.exit_code, exit_ok) << result.err;
+  EXPECT_NE(result.out.find("beta"), std::string::npos);
+  EXPECT_EQ(result.out.find("alpha"), std::string::npos);
+}
+
+} // namespace
+} // namespace kerntime::detail
