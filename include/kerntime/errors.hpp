@@ -51,6 +51,12 @@ private:
   std::string where_;
 };
 
+// No usable CUDA device (no GPU, no driver, or the device cannot be selected). Nothing was run.
+class device_unavailable : public error {
+public:
+  using error::error;
+};
+
 // The timer ran but its records cannot be trusted (dropped records, zero or inverted
 // timestamps, untagged work, an iteration without GPU work). kerntime never under-reports.
 class measurement_invalid : public error {

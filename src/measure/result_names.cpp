@@ -2,7 +2,9 @@
 
 namespace kerntime {
 
-std::string_view to_string(timing_backend b) { return b == timing_backend::cupti ? "cupti" : "events"; }
+std::string_view to_string(timing_backend b) {
+  return b == timing_backend::cupti ? "cupti" : "events";
+}
 
 std::string_view to_string(activity_kind k) {
   switch (k) {

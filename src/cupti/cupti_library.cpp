@@ -1,0 +1,86 @@
+#include "cupti/cupti_library.hpp"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+namespace kerntime::detail {
+
+std::string cupti_library::describe(CUptiResult result) const {
+  const char* text = nullptr;
+  if (get_result_string != nullptr && get_result_string(result, &text) == CUPTI_SUCCESS &&
+      text != nullptr) {
+    return fmt::format("{} ({})", text, static_cast<int>(result));
+  }
+  return fmt::format("CUPTI error {}", static_cast<int>(result));
+}
+
+namespace {
+
+template <typename F> bool bind(void* handle, const char* symbol, F& slot, std::string& missing) {
+  slot = reinterpret_cast<F>(dlsym(handle, symbol));
+  if (slot == nullptr) {
+    missing += missing.empty() ? symbol : fmt::format(", {}", symbol);
+  }
+  return slot != nullptr;
+}
+
+std::variant<const cupti_library*, std::string> load_once() {
+  std::vector<std::string> candidates;
+  if (const char* path = std::getenv("KERNTIME_CUPTI_PATH"); path != nullptr && *path != '\0') {
+    candidates.emplace_back(path); // an explicit path is the only one tried
+  } else {
+    candidates = {"libcupti.so.13", "/usr/local/cuda/lib64/libcupti.so.13",
+                  "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13"};
+  }
+  void* handle = nullptr;
+  std::string errors;
+  for (const auto& candidate : candidates) {
+    handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (handle != nullptr) {
+      break;
+    }
+    const char* why = dlerror();
+    errors += fmt::format("{}{}: {}", errors.empty() ? "" : "; ", candidate,
+                          why != nullptr ? why : "not found");
+  }
+  if (handle == nullptr) {
+    return fmt::format("cannot load CUPTI ({}); set KERNTIME_CUPTI_PATH to libcupti.so.13", errors);
+  }
+  static cupti_library library;
+  std::string missing;
+  bind(handle, "cuptiSubscribe", library.subscribe, missing);
+  bind(handle, "cuptiUnsubscribe", library.unsubscribe, missing);
+  bind(handle, "cuptiActivityEnable", library.activity_enable, missing);
+  bind(handle, "cuptiActivityDisable", library.activity_disable, missing);
+  bind(handle, "cuptiActivityRegisterCallbacks", library.activity_register_callbacks, missing);
+  bind(handle, "cuptiActivityFlushAll", library.activity_flush_all, missing);
+  bind(handle, "cuptiActivityGetNextRecord", library.activity_get_next_record, missing);
+  bind(handle, "cuptiActivityGetNumDroppedRecords", library.activity_get_num_dropped_records,
+       missing);
+  bind(handle, "cuptiActivityPushExternalCorrelationId", library.push_external_correlation_id,
+       missing);
+  bind(handle, "cuptiActivityPopExternalCorrelationId", library.pop_external_correlation_id,
+       missing);
+  bind(handle, "cuptiFinalize", library.finalize, missing);
+  bind(handle, "cuptiGetResultString", library.get_result_string, missing);
+  bind(handle, "cuptiGetVersion", library.get_version, missing);
+  if (!missing.empty()) {
+    return fmt::format("the loaded CUPTI lacks {}; it is older than CUPTI 13", missing);
+  }
+  return &library;
+}
+
+} // namespace
+
+std::variant<const cupti_library*, std::string> load_cupti() {
+  static std::once_flag once;
+  static std::variant<const cupti_library*, std::string> loaded;
+  std::call_once(once, [] { loaded = load_once(); });
+  return loaded;
+}
+
+} // namespace kerntime::detail

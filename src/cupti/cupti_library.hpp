@@ -1,0 +1,38 @@
+#pragma once
+// CUPTI, loaded at run time: a binary built with kerntime starts (and falls back to CUDA events)
+// where libcupti is missing. The library is never unloaded: CUPTI 13.0/13.1 crash at exit when
+// dlclose'd without cuptiFinalize.
+
+#include <cupti.h>
+
+#include <string>
+#include <variant>
+
+namespace kerntime::detail {
+
+// The CUPTI entry points kerntime uses. A table, so tests and the session share one shape.
+struct cupti_library {
+  CUptiResult (*subscribe)(CUpti_SubscriberHandle*, CUpti_CallbackFunc, void*) = nullptr;
+  CUptiResult (*unsubscribe)(CUpti_SubscriberHandle) = nullptr;
+  CUptiResult (*activity_enable)(CUpti_ActivityKind) = nullptr;
+  CUptiResult (*activity_disable)(CUpti_ActivityKind) = nullptr;
+  CUptiResult (*activity_register_callbacks)(CUpti_BuffersCallbackRequestFunc,
+                                             CUpti_BuffersCallbackCompleteFunc) = nullptr;
+  CUptiResult (*activity_flush_all)(uint32_t) = nullptr;
+  CUptiResult (*activity_get_next_record)(uint8_t*, size_t, CUpti_Activity**) = nullptr;
+  CUptiResult (*activity_get_num_dropped_records)(CUcontext, uint32_t, size_t*) = nullptr;
+  CUptiResult (*push_external_correlation_id)(CUpti_ExternalCorrelationKind, uint64_t) = nullptr;
+  CUptiResult (*pop_external_correlation_id)(CUpti_ExternalCorrelationKind, uint64_t*) = nullptr;
+  CUptiResult (*finalize)() = nullptr;
+  CUptiResult (*get_result_string)(CUptiResult, const char**) = nullptr;
+  CUptiResult (*get_version)(uint32_t*) = nullptr;
+
+  // "CUPTI_ERROR_NOT_SUPPORTED (...)": the code's name from CUPTI when it can say.
+  [[nodiscard]] std::string describe(CUptiResult result) const;
+};
+
+// The process-wide CUPTI, loaded on first use from $KERNTIME_CUPTI_PATH, else libcupti.so.13 on
+// the loader's path, else the CUDA toolkit's usual folders. On failure: why, in words.
+[[nodiscard]] std::variant<const cupti_library*, std::string> load_cupti();
+
+} // namespace kerntime::detail

@@ -1,0 +1,68 @@
+#include "measure/backend_choice.hpp"
+
+#include <fmt/format.h>
+
+namespace kerntime::detail {
+
+bool means_cupti_unavailable(CUptiResult result) {
+  switch (result) {
+  case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+  case CUPTI_ERROR_NOT_SUPPORTED:
+  case CUPTI_ERROR_NOT_COMPATIBLE:
+  case CUPTI_ERROR_NOT_INITIALIZED:
+  case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
+  case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
+  case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+  case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
+  case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
+  case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
+  case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
+  case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
+  case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
+  case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
+  case CUPTI_ERROR_CUDA_COMPILER_NOT_COMPATIBLE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+backend_decision decide_backend(backend_request request, int cuda_error,
+                                const std::string& cuda_error_name, const attach_outcome& outcome) {
+  // A CUDA error comes first: after a fault CUPTI still "works" and hands back zero timestamps.
+  if (cuda_error != 0) {
+    return {backend_action::fail_benchmark,
+            fmt::format("the benchmarked code raised {} before timing", cuda_error_name)};
+  }
+  if (request == backend_request::events) {
+    return {backend_action::use_events, "CUDA events requested (--backend events)"};
+  }
+  if (outcome.attached) {
+    return {backend_action::use_cupti, "CUPTI activity records"};
+  }
+  std::string why;
+  bool unavailable = false;
+  if (outcome.load_error) {
+    why = *outcome.load_error;
+    unavailable = true;
+  } else {
+    why = outcome.detail;
+    unavailable = means_cupti_unavailable(outcome.result);
+    if (outcome.result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+      why += " (another profiler holds CUPTI: PyTorch profiler, Nsight Compute, Nsight Systems, "
+             "compute-sanitizer or another kerntime)";
+    }
+  }
+  if (!unavailable) {
+    return {backend_action::fail_invalid,
+            fmt::format("CUPTI failed unexpectedly: {}; this is not one of the 'unavailable' "
+                        "errors, so kerntime does not hide it behind a fallback",
+                        why)};
+  }
+  if (request == backend_request::cupti) {
+    return {backend_action::fail_unavailable, why};
+  }
+  return {backend_action::use_events, fmt::format("CUPTI unavailable: {}", why)};
+}
+
+} // namespace kerntime::detail

@@ -1,0 +1,31 @@
+#pragma once
+// Holds a stream until the host releases it, so the work queued behind it runs back to back on
+// the GPU without host launch gaps (the CUDA-event path). A timeout releases it if the host never
+// does (for example when the launch queue fills up), so it can never hang the GPU.
+
+#include <cuda_runtime_api.h>
+
+namespace kerntime::detail {
+
+class blocking_kernel {
+public:
+  blocking_kernel();
+  ~blocking_kernel();
+  blocking_kernel(const blocking_kernel&) = delete;
+  blocking_kernel& operator=(const blocking_kernel&) = delete;
+  blocking_kernel(blocking_kernel&&) = delete;
+  blocking_kernel& operator=(blocking_kernel&&) = delete;
+
+  // Enqueues the kernel; it spins until release() or `timeout_ms` of GPU time.
+  void block(cudaStream_t stream, double timeout_ms);
+  void release() noexcept;
+  // After the stream synchronised: whether the last block ended by timeout.
+  [[nodiscard]] bool timed_out() const noexcept;
+
+private:
+  volatile int* flags_ = nullptr; // [0] release, [1] timed out; host-mapped
+  int* device_flags_ = nullptr;
+  bool blocked_ = false;
+};
+
+} // namespace kerntime::detail

@@ -1,0 +1,94 @@
+#include "measure/cupti_timer.hpp"
+
+#include <fmt/format.h>
+
+#include "measure/attribution.hpp"
+#include "measure/cuda_check.hpp"
+#include "measure/trial_loop.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+// Pushes a tag for the lifetime of the scope, so an exception from the work still pops it.
+class tag_scope {
+public:
+  tag_scope(cupti_session& session, tag_kind kind, std::uint64_t id)
+      : session_(session), kind_(kind) {
+    session_.push(kind_, id);
+  }
+  ~tag_scope() {
+    try {
+      session_.pop(kind_);
+    } catch (...) {
+      // Popping fails only if CUPTI is gone; the exception already in flight says more.
+    }
+  }
+  tag_scope(const tag_scope&) = delete;
+  tag_scope& operator=(const tag_scope&) = delete;
+  tag_scope(tag_scope&&) = delete;
+  tag_scope& operator=(tag_scope&&) = delete;
+
+private:
+  cupti_session& session_;
+  tag_kind kind_;
+};
+
+void run_iteration(cupti_session& session, iteration_context& context, std::uint64_t id) {
+  if (context.flush != nullptr) {
+    const tag_scope flush_tag(session, tag_kind::flush, id);
+    context.flush->enqueue(context.stream);
+  }
+  const int input_set = context.take_input_set();
+  const tag_scope iteration_tag(session, tag_kind::iteration, id);
+  context.work(context.stream, input_set);
+}
+
+} // namespace
+
+timed_trials time_with_cupti(cupti_session& session, iteration_context& context) {
+  timed_trials out;
+  iteration_layout layout;
+  layout.repeats = context.settings.repeats;
+  std::uint64_t next_id = 1;
+
+  // The first iteration after attaching carries CUPTI's set-up cost: run it, never count it.
+  layout.ignored.insert(next_id);
+  run_iteration(session, context, next_id++);
+
+  std::uint64_t internal_id = 0;
+  run_trials(
+      context, out,
+      [&](int trial) {
+        const std::uint64_t first = next_id;
+        for (int r = 0; r < context.settings.repeats; ++r) {
+          run_iteration(session, context, next_id++);
+        }
+        // Work may run on streams joined back to ours; wait for the device, then check it.
+        check_device(fmt::format("trial {}", trial + 1));
+        layout.trial_first_ids.push_back(first);
+        return first;
+      },
+      [&](std::uint64_t first) {
+        layout.trial_first_ids.pop_back();
+        for (int r = 0; r < context.settings.repeats; ++r) {
+          layout.ignored.insert(first + static_cast<std::uint64_t>(r));
+        }
+      },
+      [&](const auto& probe_call) {
+        const tag_scope internal(session, tag_kind::internal, ++internal_id);
+        probe_call();
+      });
+
+  // Detach before reading: no launch may come between disabling and finalizing CUPTI.
+  activity_log log = session.detach();
+  // After a fault CUPTI still reports success and zero timestamps: the CUDA error comes first.
+  check_device("the measured trials");
+  attribution attributed = attribute(log, layout);
+  out.samples = std::move(attributed.trials);
+  out.kernels = std::move(attributed.kernels);
+  out.trace = std::move(attributed.trace);
+  out.warnings.insert(out.warnings.end(), attributed.warnings.begin(), attributed.warnings.end());
+  return out;
+}
+
+} // namespace kerntime::detail

@@ -1,0 +1,103 @@
+#include "measure/event_timer.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "measure/blocking_kernel.hpp"
+#include "measure/cuda_check.hpp"
+#include "measure/trial_loop.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+// Long enough that queueing a trial never reaches it; short enough that a full launch queue
+// (the host blocked behind the blocking kernel) costs one second, not a hang.
+constexpr double blocking_timeout_ms = 1000.0;
+
+class event_pairs {
+public:
+  explicit event_pairs(int count)
+      : start_(static_cast<std::size_t>(count)), end_(static_cast<std::size_t>(count)) {
+    for (std::size_t i = 0; i < start_.size(); ++i) {
+      check_cuda(cudaEventCreate(&start_[i]), "creating timing events");
+      check_cuda(cudaEventCreate(&end_[i]), "creating timing events");
+    }
+  }
+  ~event_pairs() {
+    for (std::size_t i = 0; i < start_.size(); ++i) {
+      cudaEventDestroy(start_[i]);
+      cudaEventDestroy(end_[i]);
+    }
+  }
+  event_pairs(const event_pairs&) = delete;
+  event_pairs& operator=(const event_pairs&) = delete;
+  event_pairs(event_pairs&&) = delete;
+  event_pairs& operator=(event_pairs&&) = delete;
+
+  cudaEvent_t start(int i) { return start_[static_cast<std::size_t>(i)]; }
+  cudaEvent_t end(int i) { return end_[static_cast<std::size_t>(i)]; }
+
+private:
+  std::vector<cudaEvent_t> start_;
+  std::vector<cudaEvent_t> end_;
+};
+
+} // namespace
+
+timed_trials time_with_events(iteration_context& context) {
+  timed_trials out;
+  const int repeats = context.settings.repeats;
+  event_pairs events(repeats);
+  blocking_kernel blocker;
+  int timeouts = 0;
+
+  run_trials(
+      context, out,
+      [&](int trial) {
+        const std::string where = fmt::format("trial {}", trial + 1);
+        blocker.block(context.stream, blocking_timeout_ms);
+        {
+          // Release the GPU even if the work throws, or the stream waits for the timeout.
+          struct release_on_exit {
+            blocking_kernel& b;
+            ~release_on_exit() { b.release(); }
+          } release{blocker};
+          for (int r = 0; r < repeats; ++r) {
+            if (context.flush != nullptr) {
+              context.flush->enqueue(context.stream); // before the start event: never timed
+            }
+            const int input_set = context.take_input_set();
+            check_cuda(cudaEventRecord(events.start(r), context.stream), where);
+            context.work(context.stream, input_set);
+            check_cuda(cudaEventRecord(events.end(r), context.stream), where);
+          }
+        }
+        check_device(where);
+        if (blocker.timed_out()) {
+          ++timeouts;
+        }
+        std::vector<iteration_sample> samples;
+        samples.reserve(static_cast<std::size_t>(repeats));
+        for (int r = 0; r < repeats; ++r) {
+          float ms = 0;
+          check_cuda(cudaEventElapsedTime(&ms, events.start(r), events.end(r)), where);
+          const double ns = static_cast<double>(ms) * 1e6;
+          samples.push_back({ns, ns});
+        }
+        out.samples.push_back(std::move(samples));
+        return out.samples.size();
+      },
+      [&](std::size_t) { out.samples.pop_back(); }, [](const auto& probe_call) { probe_call(); });
+
+  if (timeouts > 0) {
+    out.warnings.push_back(fmt::format(
+        "in {} trial(s) the host took longer than {} ms to queue the iterations (the launch queue "
+        "filled up), so the GPU started before all work was queued: event times may include host "
+        "launch gaps; use fewer repeats per trial",
+        timeouts, blocking_timeout_ms));
+  }
+  return out;
+}
+
+} // namespace kerntime::detail

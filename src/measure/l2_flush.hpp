@@ -1,0 +1,30 @@
+#pragma once
+// The L2 flush: a memset of a buffer larger than L2 before every iteration, so every iteration
+// starts cold. Allocated once, before timing.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace kerntime::detail {
+
+class l2_flush {
+public:
+  // bytes == 0: twice the L2 size of the current device.
+  explicit l2_flush(std::size_t bytes);
+  ~l2_flush();
+  l2_flush(const l2_flush&) = delete;
+  l2_flush& operator=(const l2_flush&) = delete;
+  l2_flush(l2_flush&&) = delete;
+  l2_flush& operator=(l2_flush&&) = delete;
+
+  void enqueue(cudaStream_t stream);
+  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+
+private:
+  void* buffer_ = nullptr;
+  std::size_t bytes_ = 0;
+  int value_ = 0; // alternates, so no memset can be skipped as a no-op
+};
+
+} // namespace kerntime::detail
