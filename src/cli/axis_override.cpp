@@ -152,7 +152,8 @@ std::vector<double> float_values(const axis_override& o, const axis& a) {
 } // namespace
 
 axis_override parse_axis_override(std::string_view spec) {
-  axis_override o{.spec = std::string(spec)};
+  axis_override o;
+  o.spec = std::string(spec);
   const auto equals = spec.find('=');
   if (equals == std::string_view::npos) {
     malformed(spec, "missing '='");

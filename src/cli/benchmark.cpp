@@ -39,7 +39,9 @@ benchmark& benchmark::add_axis(axis a) {
 }
 
 benchmark& benchmark::add_int_axis(std::string name, std::vector<std::int64_t> values) {
-  axis a{.name = std::move(name), .kind = axis_kind::int64};
+  axis a;
+  a.name = std::move(name);
+  a.kind = axis_kind::int64;
   a.ints = std::move(values);
   return add_axis(std::move(a));
 }
@@ -52,7 +54,10 @@ benchmark& benchmark::add_int_power_of_two_axis(std::string name, int first_expo
         "(got first {}, last {}, step {})",
         name_, name, first_exponent, last_exponent, step));
   }
-  axis a{.name = std::move(name), .kind = axis_kind::int64, .power_of_two = true};
+  axis a;
+  a.name = std::move(name);
+  a.kind = axis_kind::int64;
+  a.power_of_two = true;
   for (int e = first_exponent; e <= last_exponent; e += step) {
     a.ints.push_back(std::int64_t{1} << e);
   }
@@ -60,19 +65,25 @@ benchmark& benchmark::add_int_power_of_two_axis(std::string name, int first_expo
 }
 
 benchmark& benchmark::add_float_axis(std::string name, std::vector<double> values) {
-  axis a{.name = std::move(name), .kind = axis_kind::float64};
+  axis a;
+  a.name = std::move(name);
+  a.kind = axis_kind::float64;
   a.floats = std::move(values);
   return add_axis(std::move(a));
 }
 
 benchmark& benchmark::add_string_axis(std::string name, std::vector<std::string> values) {
-  axis a{.name = std::move(name), .kind = axis_kind::string};
+  axis a;
+  a.name = std::move(name);
+  a.kind = axis_kind::string;
   a.strings = std::move(values);
   return add_axis(std::move(a));
 }
 
 benchmark& benchmark::add_type_axis(std::string name, std::vector<std::string> type_names) {
-  axis a{.name = std::move(name), .kind = axis_kind::type};
+  axis a;
+  a.name = std::move(name);
+  a.kind = axis_kind::type;
   a.strings = std::move(type_names);
   return add_axis(std::move(a));
 }

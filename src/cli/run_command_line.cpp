@@ -9,8 +9,10 @@ namespace kerntime {
 
 int run_command_line(int argc, const char* const* argv) {
   std::vector<std::string> args(argv, argv + argc);
-  detail::cli_environment environment{
-      .out = &std::cout, .err = &std::cerr, .err_is_terminal = ::isatty(STDERR_FILENO) == 1};
+  detail::cli_environment environment;
+  environment.out = &std::cout;
+  environment.err = &std::cerr;
+  environment.err_is_terminal = ::isatty(STDERR_FILENO) == 1;
   try {
     return detail::run_command_line(args, benchmark_registry::global(), environment);
   } catch (const std::exception& e) {

@@ -57,7 +57,9 @@ std::optional<device_info> current_device() {
                 .compute_capability_minor = p.minor,
                 .multiprocessors = p.multiProcessorCount,
                 .l2_bytes = static_cast<std::size_t>(p.l2CacheSize),
-                .memory_bytes = p.totalGlobalMem};
+                .memory_bytes = p.totalGlobalMem,
+                .driver_version = 0,
+                .runtime_version = 0};
   (void)cudaDriverGetVersion(&d.driver_version);
   (void)cudaRuntimeGetVersion(&d.runtime_version);
   return d;
@@ -78,10 +80,11 @@ std::string command_line_text(const std::vector<std::string>& args) {
 
 run_context make_run_context(const std::vector<std::string>& args,
                              std::span<const benchmark_run> runs) {
-  run_context context{.kerntime_version = KERNTIME_VERSION,
-                      .command_line = command_line_text(args),
-                      .host_name = host_name(),
-                      .date = utc_now_iso8601()};
+  run_context context;
+  context.kerntime_version = KERNTIME_VERSION;
+  context.command_line = command_line_text(args);
+  context.host_name = host_name();
+  context.date = utc_now_iso8601();
   for (const auto& run : runs) {
     if (run.result) {
       context.device = run.result->device;

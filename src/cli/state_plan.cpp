@@ -28,7 +28,8 @@ std::vector<planned_state> expand(const benchmark& b, const std::vector<axis>& a
   std::vector<planned_state> states;
   std::vector<std::size_t> index(axes.size(), 0);
   while (true) {
-    planned_state s{.registered = &b};
+    planned_state s;
+    s.registered = &b;
     for (std::size_t a = 0; a < axes.size(); ++a) {
       s.values.emplace_back(axes[a].name, value_at(axes[a], index[a]));
     }
@@ -91,7 +92,9 @@ state_plan plan_states(const benchmark_registry& registry,
 
   state_plan plan;
   for (const auto& b : registry.benchmarks()) {
-    planned_benchmark pb{.registered = b.get(), .axes = b->axes()};
+    planned_benchmark pb;
+    pb.registered = b.get();
+    pb.axes = b->axes();
     for (auto& a : pb.axes) {
       for (const auto& o : overrides) {
         if (o.axis_name == a.name) {

@@ -43,7 +43,9 @@ void record_failure(benchmark_run& run, std::string kind, std::string message) {
 
 // Runs one state and records what happened; never throws for the benchmark's own errors.
 benchmark_run run_one(const planned_state& planned, const protocol& p) {
-  benchmark_run run{.benchmark = planned.registered->name(), .axes = axis_texts(planned)};
+  benchmark_run run;
+  run.benchmark = planned.registered->name();
+  run.axes = axis_texts(planned);
   state s(planned.registered->name(), planned.values, p);
   try {
     planned.registered->function()(s);

@@ -7,17 +7,31 @@
 namespace kerntime::detail {
 namespace {
 
+axis make_axis(std::string name, axis_kind kind) {
+  axis a;
+  a.name = std::move(name);
+  a.kind = kind;
+  return a;
+}
 axis int_axis() {
-  return axis{.name = "N", .kind = axis_kind::int64, .ints = {1, 2}};
+  auto a = make_axis("N", axis_kind::int64);
+  a.ints = {1, 2};
+  return a;
 }
 axis float_axis() {
-  return axis{.name = "alpha", .kind = axis_kind::float64, .floats = {0.5}};
+  auto a = make_axis("alpha", axis_kind::float64);
+  a.floats = {0.5};
+  return a;
 }
 axis string_axis() {
-  return axis{.name = "mode", .kind = axis_kind::string, .strings = {"fast", "slow"}};
+  auto a = make_axis("mode", axis_kind::string);
+  a.strings = {"fast", "slow"};
+  return a;
 }
 axis type_axis() {
-  return axis{.name = "T", .kind = axis_kind::type, .strings = {"float", "int"}};
+  auto a = make_axis("T", axis_kind::type);
+  a.strings = {"float", "int"};
+  return a;
 }
 
 std::string parse_error(std::string_view spec) {

@@ -46,7 +46,10 @@ protected:
     args.insert(args.begin(), "kerntime");
     std::ostringstream out;
     std::ostringstream err;
-    cli_environment env{.out = &out, .err = &err, .err_is_terminal = terminal};
+    cli_environment env;
+    env.out = &out;
+    env.err = &err;
+    env.err_is_terminal = terminal;
     if (device_ok) {
       env.find_device_problem = [] { return std::optional<std::string>(); };
     }
@@ -217,7 +220,10 @@ TEST_F(command_line, failing_benchmarks_are_recorded_and_the_others_go_on) {
   });
   std::ostringstream out;
   std::ostringstream err;
-  cli_environment env{.out = &out, .err = &err, .err_is_terminal = true};
+  cli_environment env;
+  env.out = &out;
+  env.err = &err;
+  env.err_is_terminal = true;
   env.find_device_problem = [] { return std::optional<std::string>(); };
   const auto csv = folder_ / "out.csv";
   const int code = run_command_line(
