@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Set up, build everything, and run every test: CPU tests everywhere, GPU tests where there is a
+# GPU (elsewhere ctest lists them as skipped), then the Python module's tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+cmake --build build
+ctest --preset default
+if [[ -d python/tests ]]; then
+  PYTHONPATH="$PWD/build/python:$PWD/python" /usr/bin/python3 -m pytest -q python/tests
+fi
