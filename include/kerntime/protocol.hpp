@@ -18,17 +18,17 @@ enum class backend_request { automatic, cupti, events };
 enum class headline_metric { span, busy };
 
 struct protocol {
-  int warmup = 10;       // untimed iterations before the timer is attached (JIT, autotuning)
-  int trials = 5;        // independent groups of iterations
-  int repeats = 50;      // iterations per trial
-  bool flush_l2 = true;  // flush L2 before every iteration, warmup included
-  std::size_t flush_bytes = 0;  // 0: twice the device's L2 size
-  int input_sets = 3;           // the work rotates over input sets 0..input_sets-1
+  int warmup = 10;             // untimed iterations before the timer is attached (JIT, autotuning)
+  int trials = 5;              // independent groups of iterations
+  int repeats = 50;            // iterations per trial
+  bool flush_l2 = true;        // flush L2 before every iteration, warmup included
+  std::size_t flush_bytes = 0; // 0: twice the device's L2 size
+  int input_sets = 3;          // the work rotates over input sets 0..input_sets-1
   backend_request backend = backend_request::automatic;
   headline_metric metric = headline_metric::span;
-  bool telemetry = true;             // NVML and on-GPU clock readings per trial
-  double throttle_threshold = 0.90;  // a trial below this fraction of max SM clock is throttled
-  bool discard_throttled = false;    // re-run throttled trials (bounded)
+  bool telemetry = true;            // NVML and on-GPU clock readings per trial
+  double throttle_threshold = 0.90; // a trial below this fraction of max SM clock is throttled
+  bool discard_throttled = false;   // re-run throttled trials (bounded)
 };
 
 // An empty result means valid; otherwise a message naming the field and the fix.

@@ -21,14 +21,14 @@ enum class run_status { ok, failed, skipped };
 
 // One state of one benchmark: a benchmark name plus one value per axis.
 struct benchmark_run {
-  std::string benchmark;                                    // e.g. "gemm_bf16"
-  std::vector<std::pair<std::string, std::string>> axes;   // axis name and value, in axis order
+  std::string benchmark;                                 // e.g. "gemm_bf16"
+  std::vector<std::pair<std::string, std::string>> axes; // axis name and value, in axis order
   run_status status = run_status::ok;
-  std::string error_kind;  // failed runs: "benchmark_failed", "measurement_invalid", ...
-  std::string message;     // failed: the error; skipped: the reason
-  std::optional<measurement_result> result;  // present when status == ok
-  std::optional<double> flops;               // per iteration, when the benchmark declared them
-  std::optional<double> bytes;               // read + written per iteration, when declared
+  std::string error_kind; // failed runs: "benchmark_failed", "measurement_invalid", ...
+  std::string message;    // failed: the error; skipped: the reason
+  std::optional<measurement_result> result; // present when status == ok
+  std::optional<double> flops;              // per iteration, when the benchmark declared them
+  std::optional<double> bytes;              // read + written per iteration, when declared
 
   // "gemm_bf16/M=4096/N=4096": the benchmark name and each axis as name=value.
   [[nodiscard]] std::string state_name() const;
@@ -39,7 +39,7 @@ struct run_context {
   std::string kerntime_version;
   std::string command_line;
   std::string host_name;
-  std::string date;  // ISO 8601, UTC
+  std::string date; // ISO 8601, UTC
   std::optional<device_info> device;
   device_telemetry telemetry;
 };
@@ -58,11 +58,11 @@ private:
 };
 
 [[nodiscard]] std::unique_ptr<report_writer> make_markdown_writer();
-[[nodiscard]] std::unique_ptr<report_writer> make_json_writer();         // kerntime schema
-[[nodiscard]] std::unique_ptr<report_writer> make_gbench_json_writer();  // Google Benchmark
+[[nodiscard]] std::unique_ptr<report_writer> make_json_writer();        // kerntime schema
+[[nodiscard]] std::unique_ptr<report_writer> make_gbench_json_writer(); // Google Benchmark
 [[nodiscard]] std::unique_ptr<report_writer> make_junit_writer();
 [[nodiscard]] std::unique_ptr<report_writer> make_csv_writer();
-[[nodiscard]] std::unique_ptr<report_writer> make_trace_writer();        // Chrome/Perfetto
+[[nodiscard]] std::unique_ptr<report_writer> make_trace_writer(); // Chrome/Perfetto
 
 // The kerntime JSON of one measurement (the "result" object of the schema), for the Python module.
 [[nodiscard]] std::string to_json(const measurement_result& result);

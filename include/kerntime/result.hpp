@@ -18,8 +18,8 @@ enum class timing_backend { cupti, events };
 
 // One measured iteration. With CUDA events span and busy are both the event interval.
 struct iteration_sample {
-  double span_ns = 0;  // first GPU record start to last GPU record end
-  double busy_ns = 0;  // sum of GPU record durations (overlapping streams count twice)
+  double span_ns = 0; // first GPU record start to last GPU record end
+  double busy_ns = 0; // sum of GPU record durations (overlapping streams count twice)
 };
 
 struct trial_result {
@@ -35,19 +35,19 @@ enum class activity_kind { kernel, memset, memcpy };
 struct kernel_summary {
   std::string name;
   activity_kind kind = activity_kind::kernel;
-  double calls_per_iteration = 0;  // equal in every iteration unless a warning says otherwise
-  double mean_ns = 0;              // per iteration, summed over the calls
+  double calls_per_iteration = 0; // equal in every iteration unless a warning says otherwise
+  double mean_ns = 0;             // per iteration, summed over the calls
   double median_ns = 0;
-  double share = 0;                // mean_ns over the mean busy time of an iteration
+  double share = 0; // mean_ns over the mean busy time of an iteration
 };
 
 // One GPU record of the traced trial, for the Chrome/Perfetto trace.
 struct trace_record {
   std::string name;
   activity_kind kind = activity_kind::kernel;
-  int iteration = 0;          // within the trial
+  int iteration = 0; // within the trial
   std::uint32_t stream = 0;
-  double start_ns = 0;        // relative to the trial's first record
+  double start_ns = 0; // relative to the trial's first record
   double end_ns = 0;
 };
 
@@ -59,27 +59,27 @@ struct device_info {
   int multiprocessors = 0;
   std::size_t l2_bytes = 0;
   std::size_t memory_bytes = 0;
-  int driver_version = 0;   // as cudaDriverGetVersion reports it, e.g. 13000
-  int runtime_version = 0;  // as cudaRuntimeGetVersion reports it
+  int driver_version = 0;  // as cudaDriverGetVersion reports it, e.g. 13000
+  int runtime_version = 0; // as cudaRuntimeGetVersion reports it
 };
 
 struct measurement_result {
   protocol protocol_used;
   device_info device;
   timing_backend backend = timing_backend::cupti;
-  std::string backend_reason;  // why this timer ran (e.g. the CUPTI error that forced events)
-  double latency_ns = 0;       // median of the headline metric over every measured iteration
-  summary_statistics stats;    // of the headline metric
+  std::string backend_reason; // why this timer ran (e.g. the CUPTI error that forced events)
+  double latency_ns = 0;      // median of the headline metric over every measured iteration
+  summary_statistics stats;   // of the headline metric
   summary_statistics span;
   summary_statistics busy;
-  trial_statistics trials_summary;  // per-trial means/medians of the headline metric
+  trial_statistics trials_summary; // per-trial means/medians of the headline metric
   std::vector<trial_result> trials;
-  std::vector<kernel_summary> kernels;  // empty with CUDA events, which see no kernels
-  std::vector<trace_record> trace;      // the first measured trial's records (CUPTI only)
+  std::vector<kernel_summary> kernels; // empty with CUDA events, which see no kernels
+  std::vector<trace_record> trace;     // the first measured trial's records (CUPTI only)
   device_telemetry telemetry;
   std::vector<std::string> warnings;
-  double wall_seconds = 0;  // host wall time of the whole measurement, warmup included
-  std::size_t flush_bytes = 0;  // the flush size actually used (0 when flush_l2 is off)
+  double wall_seconds = 0;     // host wall time of the whole measurement, warmup included
+  std::size_t flush_bytes = 0; // the flush size actually used (0 when flush_l2 is off)
 };
 
 } // namespace kerntime

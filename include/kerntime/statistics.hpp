@@ -11,19 +11,19 @@ struct summary_statistics {
   std::size_t count = 0;
   double median = 0;
   double mean = 0;
-  double stdev = 0;  // sample standard deviation (n - 1); 0 for a single value
+  double stdev = 0; // sample standard deviation (n - 1); 0 for a single value
   double min = 0;
   double max = 0;
-  double p10 = 0;    // linear interpolation between closest ranks
+  double p10 = 0; // linear interpolation between closest ranks
   double p90 = 0;
-  double cv = 0;     // stdev / mean; 0 when the mean is 0
+  double cv = 0; // stdev / mean; 0 when the mean is 0
 };
 
 struct trial_statistics {
   std::vector<double> means;
   std::vector<double> medians;
-  double stdev_of_means = 0;  // sample stdev of the trial means (0 with one trial)
-  double cv_of_means = 0;     // stdev_of_means / mean of the trial means
+  double stdev_of_means = 0; // sample stdev of the trial means (0 with one trial)
+  double cv_of_means = 0;    // stdev_of_means / mean of the trial means
 };
 
 // Throws kerntime::invalid_argument on an empty input.

@@ -15,24 +15,24 @@ struct gpu_snapshot {
   std::optional<unsigned> memory_clock_mhz;
   std::optional<double> power_w;
   std::optional<unsigned> temperature_c;
-  std::optional<std::uint64_t> clock_event_reasons;  // NVML clock-event (throttle) bitmask
-  std::vector<std::string> clock_event_names;          // the bitmask decoded
+  std::optional<std::uint64_t> clock_event_reasons; // NVML clock-event (throttle) bitmask
+  std::vector<std::string> clock_event_names;       // the bitmask decoded
 };
 
 struct trial_telemetry {
   std::optional<gpu_snapshot> before;
   std::optional<gpu_snapshot> after;
-  std::optional<double> measured_sm_clock_mhz;  // clock64 cycles over %globaltimer, on the GPU
+  std::optional<double> measured_sm_clock_mhz; // clock64 cycles over %globaltimer, on the GPU
   bool throttled = false;
-  std::string throttle_reason;  // why the trial was flagged, empty when not throttled
+  std::string throttle_reason; // why the trial was flagged, empty when not throttled
 };
 
 // Static facts about the device, read once per measurement.
 struct device_telemetry {
   bool available = false;
-  std::string unavailable_reason;  // set when NVML could not be used
-  std::string name;                // as NVML names the device
-  std::string pci_bus_id;          // the CUDA device's PCI bus id, matched to the NVML device
+  std::string unavailable_reason; // set when NVML could not be used
+  std::string name;               // as NVML names the device
+  std::string pci_bus_id;         // the CUDA device's PCI bus id, matched to the NVML device
   std::string uuid;
   std::string driver_version;
   std::optional<unsigned> max_sm_clock_mhz;
