@@ -100,6 +100,8 @@ json device_to_json(const device_info& d) {
 json device_telemetry_to_json(const device_telemetry& t) {
   return {{"available", t.available},
           {"unavailable_reason", t.unavailable_reason},
+          {"name", t.name},
+          {"pci_bus_id", t.pci_bus_id},
           {"uuid", t.uuid},
           {"driver_version", t.driver_version},
           {"max_sm_clock_mhz", optional_value(t.max_sm_clock_mhz)},

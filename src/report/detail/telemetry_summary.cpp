@@ -67,7 +67,7 @@ telemetry_summary summarize_telemetry(const measurement_result& result) {
 std::string describe(const telemetry_summary& s) {
   if (!s.has_readings) {
     if (!s.unavailable_reason.empty()) {
-      return "telemetry unavailable: " + s.unavailable_reason;
+      return "unavailable: " + s.unavailable_reason;
     }
     return {};
   }

@@ -28,7 +28,7 @@ struct telemetry_summary {
 [[nodiscard]] telemetry_summary summarize_telemetry(const measurement_result& result);
 
 // "SM clock 1755–1980 MHz, on-GPU clock 1740–1975 MHz, max 62 °C, max 412.5 W, clock events:
-// sw_power_cap, throttled trials: 1 of 5"; "telemetry unavailable: reason"; empty when nothing
+// sw_power_cap, throttled trials: 1 of 5"; "unavailable: reason"; empty when nothing
 // was recorded.
 [[nodiscard]] std::string describe(const telemetry_summary& summary);
 

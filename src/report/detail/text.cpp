@@ -69,6 +69,11 @@ bool is_line_break_or_tab(char32_t c) {
   return c == '\n' || c == '\r' || c == '\t';
 }
 
+// Other control characters would reach the user's terminal raw.
+bool is_other_control(char32_t c) {
+  return c < 0x20 || c == 0x7F;
+}
+
 } // namespace
 
 std::string valid_utf8(std::string_view text) {
@@ -105,6 +110,8 @@ std::string markdown_code_span(std::string_view text, std::size_t max_code_point
                       [&](std::string_view bytes, char32_t c) {
                         if (is_line_break_or_tab(c)) {
                           body += ' ';
+                        } else if (is_other_control(c)) {
+                          body += replacement_character;
                         } else if (c == '|') {
                           body += "\\|"; // GFM splits cells before it parses code spans
                         } else {
@@ -129,6 +136,10 @@ std::string markdown_text(std::string_view text) {
   for_each_code_point(text, [&](std::string_view bytes, char32_t c) {
     if (is_line_break_or_tab(c)) {
       out += ' ';
+      return;
+    }
+    if (is_other_control(c)) {
+      out += replacement_character;
       return;
     }
     switch (c) {

@@ -1,0 +1,76 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "golden.hpp"
+#include "render.hpp"
+
+namespace kerntime::test {
+namespace {
+
+using nlohmann::json;
+
+TEST(JsonWriter, MatchesGolden) {
+  auto writer = make_json_writer();
+  expect_matches_golden(render(*writer), "report.json");
+}
+
+TEST(JsonWriter, RoundTripsEveryValue) {
+  auto writer = make_json_writer();
+  const auto document = json::parse(render(*writer));
+  const auto runs = sample_runs();
+  EXPECT_EQ(document.at("json_schema_version"), json_schema_version);
+  EXPECT_EQ(document.at("context").at("device").at("name"), "NVIDIA H200");
+  ASSERT_EQ(document.at("runs").size(), runs.size());
+
+  const auto& ok = document.at("runs").at(0);
+  const auto& expected = *runs[0].result;
+  EXPECT_EQ(ok.at("state_name"), "gemm_bf16/M=4096/N=4096");
+  EXPECT_EQ(ok.at("axes").at(1).at("name"), "N");
+  EXPECT_EQ(ok.at("status"), "ok");
+  EXPECT_TRUE(ok.at("error_kind").is_null());
+  EXPECT_EQ(ok.at("flops_per_iteration").get<double>(), *runs[0].flops);
+  const auto& result = ok.at("result");
+  EXPECT_EQ(result.at("latency_ns").get<double>(), expected.latency_ns);
+  EXPECT_EQ(result.at("timing_backend"), "cupti");
+  EXPECT_EQ(result.at("protocol").at("trials"), 2);
+  EXPECT_EQ(result.at("statistics").at("headline").at("p90_ns").get<double>(), expected.stats.p90);
+  EXPECT_EQ(result.at("trial_statistics").at("cv_of_means").get<double>(),
+            expected.trials_summary.cv_of_means);
+  EXPECT_EQ(result.at("trials").at(1).at("busy_ns").at(2).get<double>(),
+            expected.trials[1].iterations[2].busy_ns);
+  EXPECT_EQ(result.at("trials").at(0).at("telemetry").at("after").at("power_w").get<double>(),
+            412.25);
+  EXPECT_TRUE(result.at("trials").at(0).at("telemetry").at("throttled").get<bool>());
+  // Full names, byte for byte: no shortening or escaping survives the parse.
+  EXPECT_EQ(result.at("kernels").at(0).at("name"), tricky_kernel_name());
+  EXPECT_EQ(result.at("kernels").at(1).at("name"), long_template_name());
+  EXPECT_EQ(result.at("trace").at(2).at("stream"), 13);
+  EXPECT_EQ(result.at("warnings").at(0), expected.warnings[0]);
+
+  const auto& failed = document.at("runs").at(1);
+  EXPECT_EQ(failed.at("status"), "failed");
+  EXPECT_EQ(failed.at("error_kind"), "benchmark_failed");
+  EXPECT_EQ(failed.at("message"), runs[1].message);
+  EXPECT_TRUE(failed.at("result").is_null());
+  EXPECT_EQ(document.at("runs").at(2).at("status"), "skipped");
+  EXPECT_EQ(document.at("runs").at(3).at("result").at("device_telemetry").at("unavailable_reason"),
+            "libnvidia-ml.so.1 not found");
+}
+
+TEST(JsonWriter, ToJsonIsTheResultObjectOfTheSchema) {
+  auto writer = make_json_writer();
+  const auto document = json::parse(render(*writer));
+  const auto runs = sample_runs();
+  EXPECT_EQ(json::parse(to_json(*runs[0].result)), document.at("runs").at(0).at("result"));
+}
+
+TEST(JsonWriter, InvalidUtf8BecomesReplacementCharacterInsteadOfThrowing) {
+  auto runs = sample_runs();
+  runs[0].result->kernels[0].name = "bad\xFF";
+  const auto parsed = json::parse(to_json(*runs[0].result));
+  EXPECT_EQ(parsed.at("kernels").at(0).at("name"), "bad\xEF\xBF\xBD");
+}
+
+} // namespace
+} // namespace kerntime::test

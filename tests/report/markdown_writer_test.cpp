@@ -1,0 +1,63 @@
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <vector>
+
+#include "golden.hpp"
+#include "render.hpp"
+
+namespace kerntime::test {
+namespace {
+
+// Cell separators of a markdown table row: pipes not escaped by a backslash.
+std::size_t count_separators(const std::string& row) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    if (row[i] == '\\') {
+      ++i;
+    } else if (row[i] == '|') {
+      ++count;
+    }
+  }
+  return count;
+}
+
+TEST(MarkdownWriter, MatchesGolden) {
+  auto writer = make_markdown_writer();
+  expect_matches_golden(render(*writer), "report.md");
+}
+
+TEST(MarkdownWriter, EveryTableRowHasItsHeaderColumnCount) {
+  auto writer = make_markdown_writer();
+  std::istringstream lines(render(*writer));
+  std::string line;
+  std::size_t header_separators = 0;
+  int tables = 0;
+  bool in_table = false;
+  while (std::getline(lines, line)) {
+    const bool row = !line.empty() && line.front() == '|';
+    if (row && !in_table) {
+      header_separators = count_separators(line);
+      ++tables;
+    } else if (row) {
+      EXPECT_EQ(count_separators(line), header_separators) << line;
+    }
+    in_table = row;
+  }
+  // Two state tables (gemm_bf16, device_copy) and one kernel table, each apart from the others.
+  EXPECT_EQ(tables, 3);
+}
+
+TEST(MarkdownWriter, ShortensLongNamesButNotBeyondRecognition) {
+  auto writer = make_markdown_writer();
+  const auto text = render(*writer);
+  EXPECT_EQ(text.find(long_template_name()), std::string::npos);
+  // The head names the kernel, the tail its parameters; the middle gives way to an ellipsis.
+  EXPECT_NE(text.find("| `void cutlass::device_kernel<cutlass::gemm::GemmUniversal<\"bf16\""
+                      "\xE2\x80\xA6"
+                      "arams<'x'>>(Params const&, int*)` | kernel |"),
+            std::string::npos);
+}
+
+} // namespace
+} // namespace kerntime::test

@@ -1,0 +1,20 @@
+#pragma once
+// Fixed result objects for the report tests: one ok state with two hostile kernel names,
+// telemetry and warnings, one failed, one skipped, and one timed with CUDA events without NVML.
+
+#include <string>
+#include <vector>
+
+#include "kerntime/report.hpp"
+
+namespace kerntime::test {
+
+// A 2 KB template instantiation with commas, quotes, angle brackets, ampersands and a pipe.
+[[nodiscard]] std::string long_template_name();
+// Non-ASCII, a backtick, a quote, a pipe, a newline, a tab and a control character.
+[[nodiscard]] std::string tricky_kernel_name();
+
+[[nodiscard]] run_context sample_context();
+[[nodiscard]] std::vector<benchmark_run> sample_runs();
+
+} // namespace kerntime::test
