@@ -1,0 +1,38 @@
+"""kerntime: how long CUDA work really takes on the GPU, from Python.
+
+    import kerntime
+    result = kerntime.bench(torch.matmul, a, b)
+    print(result.latency_ms, result.timing_backend)
+    for kernel in result.kernels:
+        print(kernel.name, kernel.mean_ms, kernel.share)
+
+The measurement is kerntime's C++ engine (CUPTI pure kernel time on a cold L2, CUDA events when
+CUPTI is unavailable); this package prepares the arguments and the stream and wraps the result.
+"""
+
+from ._kerntime import __version__, json_schema_version
+from .bench_function import bench
+from .errors import (
+    BenchmarkFailed,
+    CuptiUnavailable,
+    InvalidArgument,
+    KerntimeError,
+    MeasurementInvalid,
+)
+from .result import Kernel, Result, Sample, Statistics, Telemetry
+
+__all__ = [
+    "__version__",
+    "json_schema_version",
+    "bench",
+    "Result",
+    "Kernel",
+    "Sample",
+    "Statistics",
+    "Telemetry",
+    "KerntimeError",
+    "InvalidArgument",
+    "CuptiUnavailable",
+    "BenchmarkFailed",
+    "MeasurementInvalid",
+]

@@ -1,0 +1,40 @@
+"""kerntime.bench(): measure a Python callable under kerntime's protocol."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from . import _kerntime
+from .input_sets import iter_tensors, make_input_sets
+from .result import Result
+from .streams import choose_stream
+
+
+def bench(fn: Callable[..., Any], *args: Any, warmup: int = 10, trials: int = 5,
+          repeat: int = 50, flush_l2: bool = True, input_sets: int = 3, backend: str = "auto",
+          metric: str = "span", stream: Any = None, **kwargs: Any) -> Result:
+    """Measures ``fn(*args, **kwargs)`` on the GPU.
+
+    ``warmup`` untimed iterations (JIT compilation and autotuning happen there, before the
+    timer is attached), then ``trials`` x ``repeat`` measured iterations, each on a cold L2
+    (``flush_l2``) and rotating over ``input_sets`` copies of the tensor arguments, made before
+    timing (see kerntime.input_sets for which arguments are copied).
+
+    ``backend``: "auto" (CUPTI, falling back to CUDA events with a warning), "cupti" (raise
+    CuptiUnavailable instead of falling back) or "events". ``metric``: the headline is the
+    median of "span" (first GPU start to last GPU end of an iteration) or "busy" (sum of the GPU
+    records). ``stream``: see kerntime.streams; by default the framework's current stream.
+
+    Keyword arguments named like bench's own parameters are bench's; pass such arguments to fn
+    through functools.partial. fn's return value is discarded. An exception raised by fn
+    propagates unchanged, with its traceback; nothing falls back.
+    """
+    sets = make_input_sets(args, kwargs, input_sets)
+    copied_tensors = input_sets > 1 and any(True for _ in iter_tensors(args, kwargs))
+    chosen = choose_stream(stream, iter_tensors(args, kwargs))
+    with chosen.context:
+        measurement = _kerntime.measure(
+            fn, sets, warmup=warmup, trials=trials, repeats=repeat, flush_l2=flush_l2,
+            backend=backend, metric=metric, stream=chosen.handle, device=chosen.device,
+            wait_for_inputs=copied_tensors)
+    return Result(measurement)

@@ -1,0 +1,32 @@
+"""kerntime's exceptions, all derived from KerntimeError.
+
+They are the C++ engine's error types as registered by the extension, so an error raised deep in
+the engine arrives here as the matching class:
+
+- InvalidArgument: the protocol or an argument is unusable; nothing ran.
+- CuptiUnavailable: CUPTI cannot be used here (``e.reason`` says why); raised only with
+  ``backend="cupti"``, ``"auto"`` falls back to CUDA events instead.
+- BenchmarkFailed: the benchmarked code raised a CUDA error (``e.cuda_error``,
+  ``e.cuda_error_name``, ``e.where``). Never a reason to fall back to another timer.
+- MeasurementInvalid: the timer ran but its records cannot be trusted (dropped records, zero
+  timestamps, untagged work); kerntime never under-reports.
+
+An exception raised by the benchmarked callable itself is not wrapped: it propagates as it was
+raised, with its traceback.
+"""
+
+from ._kerntime import (
+    BenchmarkFailed,
+    CuptiUnavailable,
+    InvalidArgument,
+    KerntimeError,
+    MeasurementInvalid,
+)
+
+__all__ = [
+    "KerntimeError",
+    "InvalidArgument",
+    "CuptiUnavailable",
+    "BenchmarkFailed",
+    "MeasurementInvalid",
+]

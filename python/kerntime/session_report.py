@@ -1,0 +1,125 @@
+"""The pytest plugin's session report: every result recorded during a pytest session, written at
+the end as kerntime JSON and as markdown.
+
+The JSON and the per-result details come from the C++ report writers (one serialisation for the
+whole project); this module adds only the summary table the plugin owns: one row per result,
+grouped by test, with each baseline next to its test's main result and their ratio.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import socket
+from dataclasses import dataclass
+from typing import Iterable, List, Optional, Sequence
+
+from . import _kerntime
+from .result import Result
+
+
+@dataclass
+class RecordedResult:
+    """One result recorded by a test (or one that failed: then ``result`` is None)."""
+
+    test: str  # the pytest node id
+    label: str  # unique within the test: the name given, "baseline", or "result"
+    baseline: bool
+    main: bool  # the test's first non-baseline result, which baselines are compared to
+    result: Optional[Result] = None
+    error_kind: str = ""  # for failed runs: "cupti_unavailable", "benchmark_failed", ...
+    message: str = ""
+    ratio: Optional[float] = None  # baselines: main latency / this latency
+
+
+def ratios(recorded: Sequence[RecordedResult]) -> None:
+    """Sets ``ratio`` on each baseline of one test: the main latency over the baseline's, so
+    below 1 means the main result is faster."""
+    main = next((r for r in recorded if r.main and r.result is not None), None)
+    for r in recorded:
+        if r.baseline and main is not None and r.result is not None and r.result.latency_ms > 0:
+            r.ratio = main.result.latency_ms / r.result.latency_ms
+
+
+def _benchmark_run(recorded: RecordedResult) -> "_kerntime.BenchmarkRun":
+    run = _kerntime.BenchmarkRun()
+    run.benchmark = recorded.test
+    role = "baseline" if recorded.baseline else ("main" if recorded.main else "other")
+    run.axes = [("result", recorded.label), ("role", role)]
+    if recorded.result is None:
+        run.status = "failed"
+        run.error_kind = recorded.error_kind
+        run.message = recorded.message
+    else:
+        run.result = recorded.result.measurement
+    return run
+
+
+def _context(recorded: Iterable[RecordedResult], command_line: str) -> "_kerntime.RunContext":
+    context = _kerntime.RunContext()
+    context.kerntime_version = _kerntime.__version__
+    context.command_line = command_line
+    context.host_name = socket.gethostname()
+    context.date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    first = next((r.result for r in recorded if r.result is not None), None)
+    if first is not None:
+        context.device = first.measurement.device
+        context.telemetry = first.measurement.telemetry
+    return context
+
+
+def _cell(text: str) -> str:
+    # Test ids of parametrized tests can hold "|", which would end a markdown cell.
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def summary_table(recorded: Sequence[RecordedResult]) -> str:
+    lines = [
+        "| test | result | latency (ms) | stdev (ms) | timer | main / baseline |",
+        "|---|---|---:|---:|---|---:|",
+    ]
+    for r in recorded:
+        label = r.label + (" (baseline)" if r.baseline else "")
+        if r.result is None:
+            lines.append(f"| {_cell(r.test)} | {_cell(label)} | failed: "
+                         f"{_cell(r.error_kind + ': ' + r.message)} | | | |")
+            continue
+        ratio = f"{r.ratio:.3f}" if r.ratio is not None else ""
+        lines.append(f"| {_cell(r.test)} | {_cell(label)} | {r.result.latency_ms:.4f} | "
+                     f"{r.result.stdev_ms:.4f} | {r.result.timing_backend} | {ratio} |")
+    return "\n".join(lines) + "\n"
+
+
+def _in_report_order(recorded: Sequence[RecordedResult]) -> List[RecordedResult]:
+    # Tests in the order they ran; within a test the main result first, then its baselines.
+    order = {}
+    for r in recorded:
+        order.setdefault(r.test, len(order))
+    rank = lambda r: (order[r.test], 0 if r.main else (1 if r.baseline else 2))
+    return sorted(recorded, key=rank)
+
+
+def render_markdown(recorded: Sequence[RecordedResult], command_line: str) -> str:
+    recorded = _in_report_order(recorded)
+    details = _kerntime.render_report("markdown", _context(recorded, command_line),
+                                      [_benchmark_run(r) for r in recorded])
+    return ("# kerntime results\n\n" + summary_table(recorded) + "\n## Details\n\n" + details)
+
+
+def render_json(recorded: Sequence[RecordedResult], command_line: str) -> str:
+    recorded = _in_report_order(recorded)
+    return _kerntime.render_report("json", _context(recorded, command_line),
+                                   [_benchmark_run(r) for r in recorded])
+
+
+def write(recorded: Sequence[RecordedResult], command_line: str, json_path: Optional[str],
+          markdown_path: Optional[str]) -> None:
+    """Writes each report atomically (a reader never sees a partial file), creating missing
+    folders."""
+    for path in (json_path, markdown_path):
+        if path:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    if json_path:
+        _kerntime.write_file_atomically(json_path, render_json(recorded, command_line))
+    if markdown_path:
+        _kerntime.write_file_atomically(markdown_path, render_markdown(recorded, command_line))

@@ -1,0 +1,102 @@
+// The C++ error types become Python exception classes under one base, KerntimeError, so a caller
+// can catch "no CUPTI here" apart from "your kernel faulted" apart from "numbers untrustworthy".
+
+#include <pybind11/pybind11.h>
+
+#include <exception>
+#include <string>
+
+#include "bindings.hpp"
+#include "kerntime/errors.hpp"
+
+namespace py = pybind11;
+
+namespace kerntime::python {
+namespace {
+
+// The classes live as long as the interpreter; keeping them in leaked references avoids
+// destroying Python objects after the interpreter has finalized.
+struct exception_classes {
+  PyObject* error = nullptr;
+  PyObject* invalid_argument = nullptr;
+  PyObject* cupti_unavailable = nullptr;
+  PyObject* benchmark_failed = nullptr;
+  PyObject* measurement_invalid = nullptr;
+};
+
+exception_classes& classes() {
+  static exception_classes instance;
+  return instance;
+}
+
+// Raises `type(message)` with extra attributes, so Python code reads e.reason instead of
+// parsing the message.
+void raise_with_attributes(PyObject* type, const char* message, const py::dict& attributes) {
+  py::object instance = py::reinterpret_borrow<py::object>(type)(message);
+  for (auto item : attributes) {
+    py::setattr(instance, item.first, item.second);
+  }
+  PyErr_SetObject(type, instance.ptr());
+}
+
+} // namespace
+
+void bind_errors(py::module_& m) {
+  auto& c = classes();
+  // register_exception creates each class and its plain translator; the translator registered
+  // below is consulted first and adds the attributes that carry the error's facts.
+  c.error = py::register_exception<kerntime::error>(m, "KerntimeError").ptr();
+  c.invalid_argument =
+      py::register_exception<kerntime::invalid_argument>(m, "InvalidArgument", py::handle(c.error)).ptr();
+  c.cupti_unavailable =
+      py::register_exception<kerntime::cupti_unavailable>(m, "CuptiUnavailable", py::handle(c.error)).ptr();
+  c.benchmark_failed =
+      py::register_exception<kerntime::benchmark_failed>(m, "BenchmarkFailed", py::handle(c.error)).ptr();
+  c.measurement_invalid =
+      py::register_exception<kerntime::measurement_invalid>(m, "MeasurementInvalid", py::handle(c.error))
+          .ptr();
+
+  py::register_exception_translator([](std::exception_ptr thrown) {
+    if (!thrown) {
+      return;
+    }
+    const auto& c = classes();
+    try {
+      std::rethrow_exception(thrown);
+    } catch (const kerntime::cupti_unavailable& e) {
+      py::dict attributes;
+      attributes["reason"] = e.reason();
+      raise_with_attributes(c.cupti_unavailable, e.what(), attributes);
+    } catch (const kerntime::benchmark_failed& e) {
+      py::dict attributes;
+      attributes["cuda_error"] = e.cuda_error();
+      attributes["cuda_error_name"] = e.cuda_error_name();
+      attributes["where"] = e.where();
+      raise_with_attributes(c.benchmark_failed, e.what(), attributes);
+    }
+    // Everything else (other kerntime errors, pybind11's error_already_set carrying the
+    // user's own Python exception) falls through to the translators registered before.
+  });
+
+  // Internal, for the tests of this translation on machines where the engine cannot run.
+  m.def(
+      "_throw_error",
+      [](const std::string& kind, const std::string& message) {
+        if (kind == "invalid_argument") {
+          throw kerntime::invalid_argument(message);
+        }
+        if (kind == "cupti_unavailable") {
+          throw kerntime::cupti_unavailable(message);
+        }
+        if (kind == "benchmark_failed") {
+          throw kerntime::benchmark_failed(700, "cudaErrorIllegalAddress", message);
+        }
+        if (kind == "measurement_invalid") {
+          throw kerntime::measurement_invalid(message);
+        }
+        throw kerntime::error(message);
+      },
+      py::arg("kind"), py::arg("message"));
+}
+
+} // namespace kerntime::python

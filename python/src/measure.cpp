@@ -1,0 +1,115 @@
+// kerntime.measure from Python: the work is a Python callable called with one prepared input
+// set per iteration, on the thread that called bench().
+
+#include <cuda_runtime_api.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bindings.hpp"
+#include "kerntime/errors.hpp"
+#include "kerntime/measure.hpp"
+#include "kerntime/protocol.hpp"
+
+namespace py = pybind11;
+
+namespace kerntime::python {
+namespace {
+
+// The arguments of one input set, unpacked once before timing so each iteration is one call.
+struct call_arguments {
+  py::tuple args;
+  py::dict kwargs;
+};
+
+protocol make_protocol(int warmup, int trials, int repeats, bool flush_l2, int input_sets,
+                       const std::string& backend, const std::string& metric) {
+  protocol p;
+  p.warmup = warmup;
+  p.trials = trials;
+  p.repeats = repeats;
+  p.flush_l2 = flush_l2;
+  p.input_sets = input_sets;
+  const auto requested_backend = parse_backend_request(backend);
+  if (!requested_backend) {
+    throw invalid_argument("backend must be \"auto\", \"cupti\" or \"events\" (got \"" + backend +
+                           "\")");
+  }
+  p.backend = *requested_backend;
+  const auto requested_metric = parse_headline_metric(metric);
+  if (!requested_metric) {
+    throw invalid_argument("metric must be \"span\" or \"busy\" (got \"" + metric + "\")");
+  }
+  p.metric = *requested_metric;
+  if (auto problem = validate(p)) {
+    throw invalid_argument(*problem);
+  }
+  return p;
+}
+
+// Python hands streams over as integers, with 0 meaning the legacy default stream (what
+// torch.cuda.current_stream().cuda_stream reports for it). measure() reads a null stream as
+// "create your own", so 0 is passed on as cudaStreamLegacy, which names the same stream.
+cudaStream_t to_stream(std::uintptr_t handle) {
+  if (handle == 0) {
+    return cudaStreamLegacy;
+  }
+  return reinterpret_cast<cudaStream_t>(handle); // NOLINT(performance-no-int-to-ptr)
+}
+
+void check_cuda(cudaError_t status, const char* where) {
+  if (status != cudaSuccess) {
+    throw benchmark_failed(static_cast<int>(status), cudaGetErrorName(status), where);
+  }
+}
+
+measurement_result measure_python(const py::object& fn, const py::list& input_sets, int warmup,
+                                  int trials, int repeats, bool flush_l2,
+                                  const std::string& backend, const std::string& metric,
+                                  std::uintptr_t stream, int device, bool wait_for_inputs) {
+  const protocol p = make_protocol(warmup, trials, repeats, flush_l2,
+                                   static_cast<int>(py::len(input_sets)), backend, metric);
+  std::vector<call_arguments> calls;
+  calls.reserve(py::len(input_sets));
+  for (const auto& set : input_sets) {
+    const auto pair = set.cast<py::tuple>();
+    calls.push_back({pair[0].cast<py::tuple>(), pair[1].cast<py::dict>()});
+  }
+  if (device >= 0) {
+    // The framework's current device; kerntime measures on the runtime's current device.
+    check_cuda(cudaSetDevice(device), "selecting the device of the inputs");
+  }
+  if (wait_for_inputs) {
+    // The input copies were enqueued by the framework, possibly on another stream than the
+    // measured one: they must be complete before the first iteration reads them.
+    check_cuda(cudaDeviceSynchronize(), "waiting for the input copies");
+  }
+  // The GIL stays held for the whole measurement: every iteration calls back into Python on
+  // this thread, so releasing it around measure() would only mean re-acquiring it for each
+  // call (time added to every iteration's host cost), and the engine's other threads (CUPTI's
+  // buffer callbacks) never touch Python objects. A Python exception raised by fn travels
+  // through the engine as pybind11::error_already_set and is restored, traceback included,
+  // when it reaches Python again.
+  const work_function work = [&fn, &calls](cudaStream_t /*stream*/, int input_set) {
+    const auto& call = calls[static_cast<std::size_t>(input_set)];
+    fn(*call.args, **call.kwargs);
+  };
+  return measure(work, p, to_stream(stream));
+}
+
+} // namespace
+
+void bind_measure(py::module_& m) {
+  m.def("measure", &measure_python, py::arg("fn"), py::arg("input_sets"), py::kw_only(),
+        py::arg("warmup"), py::arg("trials"), py::arg("repeats"), py::arg("flush_l2"),
+        py::arg("backend"), py::arg("metric"), py::arg("stream"), py::arg("device") = -1,
+        py::arg("wait_for_inputs") = false,
+        "Measures fn(*args, **kwargs) for each (args, kwargs) of input_sets, rotating over them. "
+        "Internal: kerntime.bench() prepares the input sets and the stream.");
+}
+
+} // namespace kerntime::python

@@ -1,0 +1,15 @@
+// kerntime._kerntime: the C++ engine as seen from Python. The pure-Python package kerntime/
+// wraps it (bench(), Result, the pytest plugin); nothing here re-implements the engine.
+
+#include "bindings.hpp"
+
+PYBIND11_MODULE(_kerntime, m) {
+  m.doc() = "kerntime's C++ engine; use the kerntime package rather than this module directly";
+  kerntime::python::bind_errors(m);
+  kerntime::python::bind_result(m);
+  kerntime::python::bind_measure(m);
+  kerntime::python::bind_reports(m);
+  kerntime::python::bind_example_result(m);
+  kerntime::python::bind_memset_probe(m);
+  kerntime::python::bind_devices(m);
+}

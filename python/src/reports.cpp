@@ -1,0 +1,103 @@
+// The report writers of include/kerntime/report.hpp, so every format the Python module writes
+// (Result.to_json(), the pytest plugin's session report) comes from the one C++ implementation.
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <filesystem>
+#include <memory>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bindings.hpp"
+#include "kerntime/errors.hpp"
+#include "kerntime/report.hpp"
+
+namespace py = pybind11;
+
+namespace kerntime::python {
+namespace {
+
+run_status parse_run_status(const std::string& text) {
+  for (const auto status : {run_status::ok, run_status::failed, run_status::skipped}) {
+    if (text == to_string(status)) {
+      return status;
+    }
+  }
+  throw invalid_argument("run status must be \"ok\", \"failed\" or \"skipped\" (got \"" + text +
+                         "\")");
+}
+
+std::unique_ptr<report_writer> make_writer(const std::string& format) {
+  if (format == "markdown") {
+    return make_markdown_writer();
+  }
+  if (format == "json") {
+    return make_json_writer();
+  }
+  if (format == "gbench_json") {
+    return make_gbench_json_writer();
+  }
+  if (format == "junit") {
+    return make_junit_writer();
+  }
+  if (format == "csv") {
+    return make_csv_writer();
+  }
+  if (format == "trace") {
+    return make_trace_writer();
+  }
+  throw invalid_argument("unknown report format \"" + format +
+                         "\": markdown, json, gbench_json, junit, csv or trace");
+}
+
+std::string render_report(const std::string& format, const run_context& context,
+                          const std::vector<benchmark_run>& runs) {
+  std::ostringstream out;
+  make_writer(format)->print(out, context, runs);
+  return out.str();
+}
+
+void write_text_atomically(const std::filesystem::path& path, const std::string& text) {
+  write_file_atomically(path, [&text](std::ostream& out) { out << text; });
+}
+
+} // namespace
+
+void bind_reports(py::module_& m) {
+  py::class_<benchmark_run>(m, "BenchmarkRun")
+      .def(py::init<>())
+      .def_readwrite("benchmark", &benchmark_run::benchmark)
+      .def_readwrite("axes", &benchmark_run::axes)
+      .def_property(
+          "status", [](const benchmark_run& r) { return std::string(to_string(r.status)); },
+          [](benchmark_run& r, const std::string& text) { r.status = parse_run_status(text); })
+      .def_readwrite("error_kind", &benchmark_run::error_kind)
+      .def_readwrite("message", &benchmark_run::message)
+      .def_readwrite("result", &benchmark_run::result)
+      .def_readwrite("flops", &benchmark_run::flops)
+      .def_readwrite("bytes", &benchmark_run::bytes)
+      .def("state_name", &benchmark_run::state_name);
+  py::class_<run_context>(m, "RunContext")
+      .def(py::init<>())
+      .def_readwrite("kerntime_version", &run_context::kerntime_version)
+      .def_readwrite("command_line", &run_context::command_line)
+      .def_readwrite("host_name", &run_context::host_name)
+      .def_readwrite("date", &run_context::date)
+      .def_readwrite("device", &run_context::device)
+      .def_readwrite("telemetry", &run_context::telemetry);
+  m.def("render_report", &render_report, py::arg("format"), py::arg("context"), py::arg("runs"),
+        "The report of `runs` in `format` (markdown, json, gbench_json, junit, csv, trace).");
+  m.def(
+      "to_json", [](const measurement_result& r) { return to_json(r); }, py::arg("result"),
+      "The kerntime JSON of one measurement (the schema's \"result\" object).");
+  m.def("write_file_atomically", &write_text_atomically, py::arg("path"), py::arg("text"),
+        "Writes through a temporary file in the same folder, then renames it into place.");
+  m.attr("json_schema_version") = json_schema_version;
+  m.attr("__version__") = KERNTIME_VERSION;
+}
+
+} // namespace kerntime::python

@@ -1,0 +1,116 @@
+"""What bench() hands to the engine: the input sets, the stream and the protocol. The engine is
+replaced by a recorder that calls fn like the engine does (one input set per iteration, in
+rotation) and returns the extension's fixed result; protocol errors come from the real C++
+validation, which runs before any GPU work."""
+
+import pytest
+
+import kerntime
+from kerntime import _kerntime
+
+from fake_tensor import FakeTensor
+
+
+class RecordingEngine:
+    def __init__(self):
+        self.calls = []
+        self.seen = []
+
+    def __call__(self, fn, input_sets, **options):
+        self.calls.append((input_sets, options))
+        for iteration in range(options["warmup"] + options["trials"] * options["repeats"]):
+            args, kwargs = input_sets[iteration % len(input_sets)]
+            fn(*args, **kwargs)
+        return _kerntime._example_result()
+
+
+@pytest.fixture
+def engine(monkeypatch):
+    recorder = RecordingEngine()
+    monkeypatch.setattr(_kerntime, "measure", recorder)
+    return recorder
+
+
+def test_fn_sees_each_input_set_in_turn(engine):
+    a = FakeTensor("a")
+    seen = []
+    result = kerntime.bench(lambda x, scale: seen.append((x, scale)), a, 2.0, warmup=1, trials=1,
+                            repeat=5, input_sets=3)
+    assert isinstance(result, kerntime.Result)
+    tensors = [x for x, _ in seen]
+    assert tensors[0] is a and tensors[3] is a  # set 0 is the original
+    assert tensors[1].origin is a and tensors[2].origin is a and tensors[1] is not tensors[2]
+    assert all(scale == 2.0 for _, scale in seen)
+    assert a.clones == 2
+
+
+def test_protocol_options_are_passed_through(engine):
+    kerntime.bench(lambda: None, warmup=3, trials=2, repeat=7, flush_l2=False, input_sets=2,
+                   backend="cupti", metric="busy")
+    _, options = engine.calls[0]
+    assert options["warmup"] == 3 and options["trials"] == 2 and options["repeats"] == 7
+    assert options["flush_l2"] is False
+    assert options["backend"] == "cupti" and options["metric"] == "busy"
+
+
+def test_other_keyword_arguments_go_to_fn(engine):
+    got = {}
+    kerntime.bench(lambda **kw: got.update(kw), dim=-1, out=None, warmup=0, trials=1, repeat=1)
+    assert got == {"dim": -1, "out": None}
+
+
+def test_the_engine_waits_for_input_copies_only_when_there_are_some(engine):
+    kerntime.bench(lambda x: None, FakeTensor("a"), warmup=0, trials=1, repeat=1)
+    kerntime.bench(lambda x: None, 1.0, warmup=0, trials=1, repeat=1)
+    kerntime.bench(lambda x: None, FakeTensor("a"), input_sets=1, warmup=0, trials=1, repeat=1)
+    assert [options["wait_for_inputs"] for _, options in engine.calls] == [True, False, False]
+
+
+def test_default_stream_without_a_framework_is_the_legacy_default(engine):
+    kerntime.bench(lambda: None, warmup=0, trials=1, repeat=1)
+    _, options = engine.calls[0]
+    assert options["stream"] == 0 and options["device"] == -1
+
+
+class HasCudaStream:
+    cuda_stream = 0x7F00
+
+
+class HasPtr:
+    ptr = 0x7F10
+
+
+@pytest.mark.parametrize("stream, handle", [(0x1234, 0x1234), (HasCudaStream(), 0x7F00),
+                                            (HasPtr(), 0x7F10)])
+def test_an_explicit_stream_wins(engine, stream, handle):
+    kerntime.bench(lambda: None, stream=stream, warmup=0, trials=1, repeat=1)
+    _, options = engine.calls[0]
+    assert options["stream"] == handle
+
+
+@pytest.mark.parametrize("stream", ["default", -1, True, object()])
+def test_an_unusable_stream_is_rejected(engine, stream):
+    with pytest.raises(kerntime.InvalidArgument, match="stream"):
+        kerntime.bench(lambda: None, stream=stream)
+    assert engine.calls == []
+
+
+def test_an_exception_in_fn_propagates_with_its_traceback(engine):
+    def fn():
+        raise KeyError("raised inside fn")
+
+    with pytest.raises(KeyError, match="raised inside fn") as caught:
+        kerntime.bench(fn, warmup=1, trials=1, repeat=1)
+    assert caught.traceback[-1].name == "fn"
+
+
+@pytest.mark.parametrize("options, field", [({"trials": 0}, "trials"), ({"repeat": 0}, "repeats"),
+                                            ({"warmup": -1}, "warmup"),
+                                            ({"backend": "nsight"}, "backend"),
+                                            ({"metric": "mean"}, "metric")])
+def test_the_real_engine_rejects_a_bad_protocol_before_running(options, field):
+    # No recorder here: the C++ binding validates before touching the GPU, so this runs on CPU.
+    ran = []
+    with pytest.raises(kerntime.InvalidArgument, match=field):
+        kerntime.bench(lambda: ran.append(1), **options)
+    assert ran == []

@@ -1,0 +1,52 @@
+"""kerntime's exception classes: one per C++ error type, all under KerntimeError, carrying the
+error's facts as attributes. The C++ exceptions are thrown by an internal hook of the extension
+so the translation is checked on machines where the engine cannot run."""
+
+import pytest
+
+import kerntime
+from kerntime import _kerntime
+
+
+@pytest.mark.parametrize("cls", [kerntime.InvalidArgument, kerntime.CuptiUnavailable,
+                                 kerntime.BenchmarkFailed, kerntime.MeasurementInvalid])
+def test_every_error_derives_from_kerntime_error(cls):
+    assert issubclass(cls, kerntime.KerntimeError)
+    assert issubclass(kerntime.KerntimeError, Exception)
+
+
+def test_errors_are_distinct_types():
+    classes = {kerntime.InvalidArgument, kerntime.CuptiUnavailable, kerntime.BenchmarkFailed,
+               kerntime.MeasurementInvalid}
+    assert len(classes) == 4
+    assert not issubclass(kerntime.CuptiUnavailable, kerntime.BenchmarkFailed)
+
+
+def test_cupti_unavailable_carries_the_reason():
+    with pytest.raises(kerntime.CuptiUnavailable) as caught:
+        _kerntime._throw_error("cupti_unavailable", "another profiler holds CUPTI")
+    assert caught.value.reason == "another profiler holds CUPTI"
+    assert "CUPTI unavailable: another profiler holds CUPTI" in str(caught.value)
+
+
+def test_benchmark_failed_carries_the_cuda_error():
+    with pytest.raises(kerntime.BenchmarkFailed) as caught:
+        _kerntime._throw_error("benchmark_failed", "iteration 3")
+    assert caught.value.cuda_error == 700
+    assert caught.value.cuda_error_name == "cudaErrorIllegalAddress"
+    assert caught.value.where == "iteration 3"
+    assert "cudaErrorIllegalAddress" in str(caught.value)
+
+
+@pytest.mark.parametrize("kind, cls", [("invalid_argument", kerntime.InvalidArgument),
+                                       ("measurement_invalid", kerntime.MeasurementInvalid),
+                                       ("error", kerntime.KerntimeError)])
+def test_other_errors_keep_their_message(kind, cls):
+    with pytest.raises(cls, match="dropped 12 records"):
+        _kerntime._throw_error(kind, "dropped 12 records")
+
+
+def test_errors_module_exports_the_same_classes():
+    from kerntime import errors
+
+    assert errors.CuptiUnavailable is kerntime.CuptiUnavailable is _kerntime.CuptiUnavailable
