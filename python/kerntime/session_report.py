@@ -79,7 +79,7 @@ def summary_table(recorded: Sequence[RecordedResult]) -> str:
         "|---|---|---:|---:|---|---:|",
     ]
     for r in recorded:
-        label = r.label + (" (baseline)" if r.baseline else "")
+        label = r.label + (" (baseline)" if r.baseline and r.label != "baseline" else "")
         if r.result is None:
             lines.append(f"| {_cell(r.test)} | {_cell(label)} | failed: "
                          f"{_cell(r.error_kind + ': ' + r.message)} | | | |")

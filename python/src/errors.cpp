@@ -47,14 +47,17 @@ void bind_errors(py::module_& m) {
   // below is consulted first and adds the attributes that carry the error's facts.
   c.error = py::register_exception<kerntime::error>(m, "KerntimeError").ptr();
   c.invalid_argument =
-      py::register_exception<kerntime::invalid_argument>(m, "InvalidArgument", py::handle(c.error)).ptr();
-  c.cupti_unavailable =
-      py::register_exception<kerntime::cupti_unavailable>(m, "CuptiUnavailable", py::handle(c.error)).ptr();
-  c.benchmark_failed =
-      py::register_exception<kerntime::benchmark_failed>(m, "BenchmarkFailed", py::handle(c.error)).ptr();
-  c.measurement_invalid =
-      py::register_exception<kerntime::measurement_invalid>(m, "MeasurementInvalid", py::handle(c.error))
+      py::register_exception<kerntime::invalid_argument>(m, "InvalidArgument", py::handle(c.error))
           .ptr();
+  c.cupti_unavailable = py::register_exception<kerntime::cupti_unavailable>(m, "CuptiUnavailable",
+                                                                            py::handle(c.error))
+                            .ptr();
+  c.benchmark_failed =
+      py::register_exception<kerntime::benchmark_failed>(m, "BenchmarkFailed", py::handle(c.error))
+          .ptr();
+  c.measurement_invalid = py::register_exception<kerntime::measurement_invalid>(
+                              m, "MeasurementInvalid", py::handle(c.error))
+                              .ptr();
 
   py::register_exception_translator([](std::exception_ptr thrown) {
     if (!thrown) {

@@ -21,7 +21,7 @@ namespace {
 // Per-iteration durations in ns of the fixture's one kernel, for two trials of four iterations.
 // The kernel name has commas, angle brackets and quotes, as real template kernels do.
 constexpr double kernel_ns[2][4] = {{10000, 10100, 9900, 10300}, {10200, 10000, 10400, 10100}};
-constexpr double memset_ns = 1000;  // a workspace memset launched by the same call
+constexpr double memset_ns = 1000;    // a workspace memset launched by the same call
 constexpr double launch_gap_ns = 250; // idle time between the two records inside the span
 constexpr const char* kernel_name = "void gemm<float, 128>(params<\"tn\", 3>, int)";
 

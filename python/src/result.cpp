@@ -60,8 +60,7 @@ void bind_telemetry(py::module_& m) {
       .def_readonly("max_sm_clock_mhz", &device_telemetry::max_sm_clock_mhz)
       .def_readonly("max_memory_clock_mhz", &device_telemetry::max_memory_clock_mhz)
       .def_readonly("application_sm_clock_mhz", &device_telemetry::application_sm_clock_mhz)
-      .def_readonly("application_memory_clock_mhz",
-                    &device_telemetry::application_memory_clock_mhz)
+      .def_readonly("application_memory_clock_mhz", &device_telemetry::application_memory_clock_mhz)
       .def_readonly("power_limit_w", &device_telemetry::power_limit_w)
       .def_readonly("clocks_locked", &device_telemetry::clocks_locked);
 }

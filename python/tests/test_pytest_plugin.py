@@ -58,7 +58,7 @@ def run(pytester, monkeypatch):
     pytester.makepyfile(test_benchmarks=TEST_FILE)
     outcome = pytester.runpytest_subprocess(
         "-p", "kerntime.pytest_plugin", "--junitxml=junit.xml", "--kerntime-json=out/report.json",
-        "--kerntime-md=out/report.md", "-o", "junit_family=xunit1")
+        "--kerntime-md=out/report.md", "-W", "error::pytest.PytestWarning")
     return pytester.path, outcome
 
 
