@@ -59,6 +59,8 @@ void bind_errors(py::module_& m) {
                               m, "MeasurementInvalid", py::handle(c.error))
                               .ptr();
 
+  // pybind11 takes a plain function pointer with the exception_ptr by value.
+  // NOLINTNEXTLINE(performance-unnecessary-value-param)
   py::register_exception_translator([](std::exception_ptr thrown) {
     if (!thrown) {
       return;

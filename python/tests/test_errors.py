@@ -50,3 +50,11 @@ def test_errors_module_exports_the_same_classes():
     from kerntime import errors
 
     assert errors.CuptiUnavailable is kerntime.CuptiUnavailable is _kerntime.CuptiUnavailable
+
+
+@pytest.mark.skipif(_kerntime.cuda_device_count() > 0, reason="this machine has a CUDA device")
+def test_without_a_device_bench_fails_loudly_before_calling_fn():
+    ran = []
+    with pytest.raises(kerntime.KerntimeError, match="CUDA"):
+        kerntime.bench(lambda: ran.append(1), warmup=1, trials=1, repeat=1)
+    assert ran == []
