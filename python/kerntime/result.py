@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 from . import _kerntime
 
@@ -105,8 +105,8 @@ class Result:
 
     @cached_property
     def kernels(self) -> List[Kernel]:
-        """Every kernel, memset and memcpy of an iteration, largest share first as the engine
-        reports them. Empty with CUDA events, which see no kernels."""
+        """Every kernel, memset and memcpy of an iteration, in the engine's order (top_kernels()
+        sorts by time). Empty with CUDA events, which see no kernels."""
         return [Kernel(k.name, k.kind, k.calls_per_iteration, k.mean_ns / _NS_PER_MS,
                        k.median_ns / _NS_PER_MS, k.share) for k in self.measurement.kernels]
 
