@@ -200,6 +200,7 @@ measurement_result measure(const work_function& work, const protocol& p, cudaStr
   }
   summarise(timed, r);
   if (probe) {
+    r.telemetry = probe->device();  // "clocks look locked" is revised by every trial's reading
     r.warnings.insert(r.warnings.end(), probe->warnings().begin(), probe->warnings().end());
   }
   r.wall_seconds =
