@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -166,8 +167,9 @@ template <typename T> [[nodiscard]] std::string type_name() {
   return std::string(pretty.substr(start, end - start));
 }
 
-// One benchmark whose type axis `axis_name` runs `generic(state)` instantiated for each of Ts:
-// `generic` is a template lambda `[]<typename T>(kerntime::state&) {...}`.
+// One benchmark whose type axis `axis_name` runs `generic(state, std::type_identity<T>{})` for
+// the T of each state, T one of Ts: `generic` is `[](kerntime::state& s, auto type) {...}` with
+// `using T = typename decltype(type)::type;`.
 template <typename... Ts, typename Generic>
 benchmark& register_typed_benchmark(std::string name, std::string axis_name, Generic generic) {
   std::vector<std::string> names{type_name<Ts>()...};
@@ -175,7 +177,7 @@ benchmark& register_typed_benchmark(std::string name, std::string axis_name, Gen
     const std::string& chosen = s.get_type(axis_name);
     std::size_t i = 0;
     bool ran = false;
-    ((names[i++] == chosen && !ran ? (generic.template operator()<Ts>(s), ran = true) : false),
+    ((names[i++] == chosen && !ran ? (generic(s, std::type_identity<Ts>{}), ran = true) : false),
      ...);
     if (!ran) {
       throw invalid_argument("type axis '" + axis_name + "' has no type named '" + chosen + "'");
@@ -204,4 +206,5 @@ benchmark& register_typed_benchmark(std::string name, std::string axis_name, Gen
   [[maybe_unused]] static ::kerntime::benchmark& KERNTIME_DETAIL_CONCAT(kerntime_benchmark_,       \
                                                                         __LINE__) =                \
       ::kerntime::register_typed_benchmark<__VA_ARGS__>(                                           \
-          #fn, axis_name, []<typename T>(::kerntime::state& s) { fn<T>(s); })
+          #fn, axis_name,                                                                          \
+          [](::kerntime::state& s, auto type) { fn<typename decltype(type)::type>(s); })

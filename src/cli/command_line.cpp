@@ -275,6 +275,14 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     return app.exit(e, out, err);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e, out, err);
+  } catch (const CLI::RequiredError& e) {
+    if (app.get_subcommands().empty()) {
+      err << "kerntime: error: a command is required; run kerntime run, kerntime list or "
+             "kerntime info (kerntime --help explains them)\n";
+    } else {
+      err << "kerntime: error: " << one_line(e.what()) << "; see kerntime --help\n";
+    }
+    return exit_bad_input;
   } catch (const CLI::ParseError& e) {
     err << "kerntime: error: " << one_line(e.what()) << "; see kerntime --help or kerntime run "
         << "--help\n";

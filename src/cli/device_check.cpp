@@ -7,6 +7,11 @@
 namespace kerntime::detail {
 
 std::optional<std::string> find_cuda_device_problem() {
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) {
+    return "no CUDA device found: no NVIDIA driver is installed (libcuda.so.1 cannot be loaded); "
+           "run on a machine with an NVIDIA GPU and its driver";
+  }
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
   if (status != cudaSuccess) {

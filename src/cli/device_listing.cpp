@@ -2,12 +2,15 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <ostream>
+#include <variant>
 
 #include <fmt/format.h>
 
 #include "cli/device_check.hpp"
 #include "cli/exit_codes.hpp"
+#include "cupti/cupti_library.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -25,6 +28,20 @@ std::string gibibytes(double bytes) {
   return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024 * 1024));
 }
 
+// Whether libcupti can be loaded at all; without it every run falls back to CUDA events.
+std::string cupti_library_line() {
+  const auto loaded = load_cupti();
+  if (const auto* why = std::get_if<std::string>(&loaded)) {
+    return "CUPTI library: not loadable: " + *why + " (timing falls back to CUDA events)";
+  }
+  const auto* library = std::get<const cupti_library*>(loaded);
+  std::uint32_t version = 0;
+  if (library->get_version != nullptr && library->get_version(&version) == CUPTI_SUCCESS) {
+    return fmt::format("CUPTI library: loaded (API version {})", version);
+  }
+  return "CUPTI library: loaded";
+}
+
 } // namespace
 
 std::string cuda_version_text(int version) {
@@ -39,11 +56,13 @@ int print_device_listing(std::ostream& out, std::ostream& err) {
   out << fmt::format("CUDA driver {}, runtime {}\n",
                      driver > 0 ? cuda_version_text(driver) : "not installed",
                      cuda_version_text(runtime));
+  out << cupti_library_line() << '\n';
   if (auto problem = find_cuda_device_problem()) {
     err << "kerntime: " << *problem << '\n';
     return exit_no_device;
   }
-  // TODO(lead): report CUPTI availability with kerntime::detail::probe_cupti() from
+  // TODO(lead): also report whether CUPTI can attach here (another profiler holding it, no
+  // permission, virtualized device) with kerntime::detail::probe_cupti() from
   // src/cupti/availability.hpp once it lands (nullopt = usable, else the reason).
 
   int count = 0;

@@ -115,7 +115,7 @@ TEST_F(command_line, list_applies_filter_and_axis_overrides) {
 TEST_F(command_line, a_command_is_required) {
   const auto result = run({});
   EXPECT_EQ(result.exit_code, exit_bad_input);
-  EXPECT_NE(result.err.find("kerntime --help"), std::string::npos);
+  EXPECT_NE(result.err.find("a command is required; run kerntime run"), std::string::npos);
 }
 
 TEST_F(command_line, unknown_flag) {
