@@ -106,8 +106,9 @@ template <typename T> void record_size(state& s) {
 }
 
 TEST(registration, typed_benchmark_dispatches_on_the_type_axis) {
-  auto& b = register_typed_benchmark<char, double>("registration_test_typed", "T",
-                                                   []<typename T>(state& s) { record_size<T>(s); });
+  auto& b = register_typed_benchmark<char, double>(
+      "registration_test_typed", "T",
+      [](state& s, auto type) { record_size<typename decltype(type)::type>(s); });
   ASSERT_EQ(b.axes().size(), 1u);
   EXPECT_EQ(b.axes()[0].kind, axis_kind::type);
   EXPECT_EQ(b.axes()[0].strings, (std::vector<std::string>{"char", "double"}));
