@@ -10,6 +10,7 @@
 
 #include "cli/device_check.hpp"
 #include "cli/exit_codes.hpp"
+#include "cupti/availability.hpp"
 #include "cupti/cupti_library.hpp"
 
 namespace kerntime::detail {
@@ -61,9 +62,13 @@ int print_device_listing(std::ostream& out, std::ostream& err) {
     err << "kerntime: " << *problem << '\n';
     return exit_no_device;
   }
-  // TODO(lead): also report whether CUPTI can attach here (another profiler holding it, no
-  // permission, virtualized device) with kerntime::detail::probe_cupti() from
-  // src/cupti/availability.hpp once it lands (nullopt = usable, else the reason).
+  // Loading is not enough: another profiler, permissions or the device can still refuse.
+  if (const auto why_not = probe_cupti()) {
+    out << "CUPTI attach: not usable here: " << *why_not
+        << " (timing falls back to CUDA events; --backend cupti fails)\n";
+  } else {
+    out << "CUPTI attach: usable (timing uses CUPTI activity records)\n";
+  }
 
   int count = 0;
   (void)cudaGetDeviceCount(&count);

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Copies what the GPU machine needs from a build folder into .stage/build (ignored by git, small
+# enough to travel): stripped executables, CTest files and discovered test lists, CMakeCache.txt.
+# Usage: scripts/stage_build.sh [build]   — then carry .stage and .deps to the GPU machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+stage=.stage/build
+rm -rf .stage
+mkdir -p "$stage"
+ctest --test-dir "$build" -N >/dev/null  # let gtest discovery cache its lists
+(cd "$build" && find . -name CMakeFiles -prune -o -type f \( -name 'CTestTestfile.cmake' -o \
+  -name '*_include.cmake' -o -name '*_tests.cmake' -o -name 'CMakeCache.txt' \) -print) |
+  while read -r f; do mkdir -p "$stage/$(dirname "$f")" && cp -p "$build/$f" "$stage/$f"; done
+(cd "$build" && find . -name CMakeFiles -prune -o -type f -executable ! -name '*.so' ! -name '*.sh' -print) |
+  while read -r f; do
+    mkdir -p "$stage/$(dirname "$f")"
+    cp -p "$build/$f" "$stage/$f"
+    strip --strip-unneeded "$stage/$f" 2>/dev/null || true
+  done
+# Keep the discovered test lists newer than the executables, so ctest there does not rediscover.
+find "$stage" -name '*_tests.cmake' -exec touch {} +
+du -sh "$stage"

@@ -1,0 +1,23 @@
+#include "cupti/availability.hpp"
+
+#include <variant>
+
+#include "cupti/cupti_session.hpp"
+
+namespace kerntime::detail {
+
+std::optional<std::string> probe_cupti() {
+  const auto loaded = load_cupti();
+  if (const auto* why = std::get_if<std::string>(&loaded)) {
+    return *why;
+  }
+  attach_outcome outcome;
+  cupti_session session(*std::get<const cupti_library*>(loaded), outcome);
+  if (!outcome.attached) {
+    return outcome.detail;
+  }
+  (void)session.detach();
+  return std::nullopt;
+}
+
+} // namespace kerntime::detail
