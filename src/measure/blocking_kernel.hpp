@@ -28,4 +28,19 @@ private:
   bool blocked_ = false;
 };
 
+// Releases a blocking kernel when the scope ends, also when the queued work throws: otherwise the
+// stream would wait for the timeout.
+class release_at_scope_end {
+public:
+  explicit release_at_scope_end(blocking_kernel& blocker) : blocker_(blocker) {}
+  ~release_at_scope_end() { blocker_.release(); }
+  release_at_scope_end(const release_at_scope_end&) = delete;
+  release_at_scope_end& operator=(const release_at_scope_end&) = delete;
+  release_at_scope_end(release_at_scope_end&&) = delete;
+  release_at_scope_end& operator=(release_at_scope_end&&) = delete;
+
+private:
+  blocking_kernel& blocker_;
+};
+
 } // namespace kerntime::detail

@@ -56,15 +56,28 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   run_iteration(session, context, next_id++);
 
   std::uint64_t internal_id = 0;
+  int timeouts = 0;
   run_trials(
       context, out,
       [&](int trial) {
         const std::uint64_t first = next_id;
-        for (int r = 0; r < context.settings.repeats; ++r) {
-          run_iteration(session, context, next_id++);
+        {
+          // Queue the whole trial behind the blocking kernel, so the GPU runs it back to back:
+          // host launch gaps (wider while CUPTI instruments launches) stay out of the span.
+          const tag_scope internal(session, tag_kind::internal, ++internal_id);
+          context.blocker.block(context.stream, blocking_timeout_ms);
+        }
+        {
+          const release_at_scope_end release(context.blocker);
+          for (int r = 0; r < context.settings.repeats; ++r) {
+            run_iteration(session, context, next_id++);
+          }
         }
         // Work may run on streams joined back to ours; wait for the device, then check it.
         check_device(fmt::format("trial {}", trial + 1));
+        if (context.blocker.timed_out()) {
+          ++timeouts;
+        }
         layout.trial_first_ids.push_back(first);
         return first;
       },
@@ -79,6 +92,9 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
         probe_call();
       });
 
+  if (timeouts > 0) {
+    out.warnings.push_back(blocking_timeout_warning(timeouts));
+  }
   // Detach before reading: no launch may come between disabling and finalizing CUPTI.
   activity_log log = session.detach();
   // After a fault CUPTI still reports success and zero timestamps: the CUDA error comes first.

@@ -4,16 +4,11 @@
 
 #include <vector>
 
-#include "measure/blocking_kernel.hpp"
 #include "measure/cuda_check.hpp"
 #include "measure/trial_loop.hpp"
 
 namespace kerntime::detail {
 namespace {
-
-// Long enough that queueing a trial never reaches it; short enough that a full launch queue
-// (the host blocked behind the blocking kernel) costs one second, not a hang.
-constexpr double blocking_timeout_ms = 1000.0;
 
 class event_pairs {
 public:
@@ -49,7 +44,7 @@ timed_trials time_with_events(iteration_context& context) {
   timed_trials out;
   const int repeats = context.settings.repeats;
   event_pairs events(repeats);
-  blocking_kernel blocker;
+  blocking_kernel& blocker = context.blocker;
   int timeouts = 0;
 
   run_trials(
@@ -59,10 +54,7 @@ timed_trials time_with_events(iteration_context& context) {
         blocker.block(context.stream, blocking_timeout_ms);
         {
           // Release the GPU even if the work throws, or the stream waits for the timeout.
-          struct release_on_exit {
-            blocking_kernel& b;
-            ~release_on_exit() { b.release(); }
-          } release{blocker};
+          const release_at_scope_end release(blocker);
           for (int r = 0; r < repeats; ++r) {
             if (context.flush != nullptr) {
               context.flush->enqueue(context.stream); // before the start event: never timed
@@ -91,11 +83,7 @@ timed_trials time_with_events(iteration_context& context) {
       [&](std::size_t) { out.samples.pop_back(); }, [](const auto& probe_call) { probe_call(); });
 
   if (timeouts > 0) {
-    out.warnings.push_back(fmt::format(
-        "in {} trial(s) the host took longer than {} ms to queue the iterations (the launch queue "
-        "filled up), so the GPU started before all work was queued: event times may include host "
-        "launch gaps; use fewer repeats per trial",
-        timeouts, blocking_timeout_ms));
+    out.warnings.push_back(blocking_timeout_warning(timeouts));
   }
   return out;
 }

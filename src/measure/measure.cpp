@@ -141,7 +141,9 @@ measurement_result measure(const work_function& work, const protocol& p, cudaStr
     probe = detail::telemetry_probe::open(r.device.ordinal, p);
     r.telemetry = probe->device();
   }
-  detail::iteration_context context{work, p, timing_stream.get(), flush.get(), probe.get()};
+  detail::blocking_kernel blocker;
+  detail::iteration_context context{work,        p,           timing_stream.get(),
+                                    flush.get(), probe.get(), blocker};
 
   // Warmup: JIT compilation, autotuning, lazy loading — before any timer is attached.
   for (int i = 0; i < p.warmup; ++i) {
@@ -200,7 +202,7 @@ measurement_result measure(const work_function& work, const protocol& p, cudaStr
   }
   summarise(timed, r);
   if (probe) {
-    r.telemetry = probe->device();  // "clocks look locked" is revised by every trial's reading
+    r.telemetry = probe->device(); // "clocks look locked" is revised by every trial's reading
     r.warnings.insert(r.warnings.end(), probe->warnings().begin(), probe->warnings().end());
   }
   r.wall_seconds =

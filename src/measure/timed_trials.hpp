@@ -6,6 +6,7 @@
 
 #include "kerntime/measure.hpp"
 #include "kerntime/result.hpp"
+#include "measure/blocking_kernel.hpp"
 #include "measure/l2_flush.hpp"
 
 namespace kerntime::detail {
@@ -27,6 +28,7 @@ struct iteration_context {
   cudaStream_t stream;
   l2_flush* flush;              // null when flush_l2 is off
   telemetry_probe* probe;       // null when telemetry is off
+  blocking_kernel& blocker;     // holds each trial's queue until the trial is fully enqueued
   long long next_iteration = 0; // counts every call of `work`, warmup included
 
   // The input set of the next call, rotating over all sets.
@@ -37,5 +39,12 @@ struct iteration_context {
 // trials when asked (at most max_reruns in all, after a recovery pause).
 inline constexpr int max_throttle_reruns = 3;
 inline constexpr int throttle_recovery_ms = 200;
+
+// Long enough that queueing a trial never reaches it; short enough that a full launch queue
+// (the host blocked behind the blocking kernel) costs one second, not a hang.
+inline constexpr double blocking_timeout_ms = 1000.0;
+
+// The warning for trials whose queue was released by the blocking kernel's timeout.
+[[nodiscard]] std::string blocking_timeout_warning(int timeouts);
 
 } // namespace kerntime::detail

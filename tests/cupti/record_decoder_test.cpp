@@ -77,6 +77,18 @@ TEST(record_decoder, interns_equal_names_from_different_pointers_once) {
   EXPECT_EQ(log.names[log.gpu[3].name], "[unnamed kernel]");
 }
 
+TEST(record_decoder, demangles_cpp_kernel_names_and_keeps_c_names) {
+  testing::activity_buffer buffer;
+  buffer.kernel("_ZN8kerntime5suite12scale_kernelEPfmf", 1, 2, 1);
+  buffer.kernel("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT", 3, 4, 2);
+  buffer.kernel("_Zbroken", 5, 6, 3);
+  const activity_log log = buffer.decode();
+  EXPECT_EQ(log.names[log.gpu[0].name],
+            "kerntime::suite::scale_kernel(float*, unsigned long, float)");
+  EXPECT_EQ(log.names[log.gpu[1].name], "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT");
+  EXPECT_EQ(log.names[log.gpu[2].name], "_Zbroken");
+}
+
 TEST(record_decoder, ignores_kinds_it_does_not_use) {
   CUpti_ActivityKernel10 k{};
   k.kind = CUPTI_ACTIVITY_KIND_MARKER;
