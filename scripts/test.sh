@@ -7,5 +7,5 @@ scripts/setup.sh
 cmake --build build
 ctest --preset default
 if [[ -d python/tests ]]; then
-  PYTHONPATH="$PWD/build/python:$PWD/python" /usr/bin/python3 -m pytest -q python/tests
+  PYTHONPATH="$PWD/build/python" /usr/bin/python3 -m pytest -q -rs python/tests
 fi
