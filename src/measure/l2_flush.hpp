@@ -1,6 +1,7 @@
 #pragma once
-// The L2 flush: a memset of a buffer larger than L2 before every iteration, so every iteration
-// starts cold. Allocated once, before timing.
+// The L2 flush before every iteration: a memset of a buffer twice the L2 size, then a read of it,
+// so every iteration starts on an L2 holding none of its data and no dirty lines. Allocated once,
+// before timing.
 
 #include <cuda_runtime_api.h>
 
@@ -25,6 +26,7 @@ private:
   void* buffer_ = nullptr;
   std::size_t bytes_ = 0;
   int value_ = 0; // alternates, so no memset can be skipped as a no-op
+  int multiprocessors_ = 0;
 };
 
 } // namespace kerntime::detail
