@@ -13,6 +13,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "event_timing.hpp"
+#include "measure/l2_flush.hpp"
 #include "owned_stream.hpp"
 #include "result_line.hpp"
 #include "spin_kernel.hpp"
@@ -33,14 +34,13 @@ timed_measurement measure_wall(const work_function& work, const protocol& p) {
   return {std::move(r), wall.count()};
 }
 
-// The GPU time of one flush: a bare memset of the flush size, timed with events.
+// The GPU time of one flush as kerntime runs it (a memset, then a read-back of the buffer), timed
+// by kerntime itself with the flush as the work and no flush around it.
 double flush_us(std::size_t bytes) {
-  gpu_workloads::device_buffer buffer(bytes);
-  gpu_workloads::owned_stream stream;
-  int pattern = 0;
-  return bench::median(bench::time_each_with_events(stream.get(), 20, [&](cudaStream_t s) {
-    KT_CUDA_CHECK(cudaMemsetAsync(buffer.get(), ++pattern & 0xff, buffer.bytes(), s));
-  }));
+  detail::l2_flush flush(bytes);
+  protocol p;
+  p.flush_l2 = false;
+  return measure([&](cudaStream_t s, int) { flush.enqueue(s); }, p).latency_ns / 1e3;
 }
 
 } // namespace

@@ -139,5 +139,10 @@ def is_blocking_kernel(name: str) -> bool:
     return base_name(name).endswith("wait_for_release")
 
 
+def is_flush_kernel(name: str) -> bool:
+    """kerntime's own L2 flush read-back (src/measure/l2_flush.cu): flush work, never the op's."""
+    return "l2_flush_read_back" in base_name(name)
+
+
 def looks_like_memset(name: Optional[str]) -> bool:
     return bool(name) and "memset" in name.lower()

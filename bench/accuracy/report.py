@@ -74,8 +74,10 @@ def ncu_for_state(entry: Optional[dict], manifest: dict, kerntime_summary: Optio
         kerntime_has_memset_kernel = any(
             kernel_names.looks_like_memset(k["name"])
             for k in (kerntime_summary or {}).get("kernels", []) if k["kind"] == "kernel")
-        drop = None if kerntime_has_memset_kernel else (
-            lambda l: kernel_names.looks_like_memset(kernel_names.full_name(l.name)))
+        def drop(l):
+            return kernel_names.is_flush_kernel(l.name) or (
+                not kerntime_has_memset_kernel
+                and kernel_names.looks_like_memset(kernel_names.full_name(l.name)))
         split = ncu_csv.split_iterations(block, manifest.get("ncu_repeats", 20), drop=drop)
     except (ncu_csv.NcuFormatError, ValueError) as e:
         return {"error": f"{e} ({step_status(manifest, entry.get('step'))})"}

@@ -124,4 +124,11 @@ def test_agrees_with_triton_do_bench(op):
     ours = kerntime.bench(fn, *args, backend="cupti")
     theirs = testing.do_bench(lambda: fn(*args), warmup=25, rep=200, return_mode="median")
     assert ours.latency_ms > 0.05
-    assert ours.latency_ms == pytest.approx(theirs, rel=0.03), (ours.latency_ms, theirs)
+    if op == "matmul":
+        assert ours.latency_ms == pytest.approx(theirs, rel=0.03), (ours.latency_ms, theirs)
+    else:
+        # do_bench flushes L2 with zero_(), which leaves L2 full of dirty lines that the timed
+        # multiply then writes back, and its events add ~3 us; kerntime's flush reads its buffer
+        # back so nothing dirty is left. On the H200 this read 124.6 us against do_bench's
+        # 130.8 us (docs/accuracy.md). So do_bench is an upper bound here, close but not equal.
+        assert 0.90 * theirs <= ours.latency_ms <= 1.01 * theirs, (ours.latency_ms, theirs)

@@ -144,7 +144,8 @@ void print_kernel_table(std::ostream& out, const measurement_result& r) {
   print_header(out, {"kernel", "kind", "calls/iter", "mean", "median", "share"},
                {false, false, true, true, true, true});
   for (const auto& k : r.kernels) {
-    print_row(out, {detail::markdown_code_span(k.name, kernel_name_width),
+    print_row(out, {detail::markdown_code_span(
+                        detail::shorten_kernel_name(k.name, kernel_name_width), kernel_name_width),
                     std::string(to_string(k.kind)), calls(k.calls_per_iteration),
                     detail::human_duration(k.mean_ns), detail::human_duration(k.median_ns),
                     fmt::format("{:.1f}%", k.share * 100.0)});

@@ -52,10 +52,10 @@ TEST(MarkdownWriter, ShortensLongNamesButNotBeyondRecognition) {
   auto writer = make_markdown_writer();
   const auto text = render(*writer);
   EXPECT_EQ(text.find(long_template_name()), std::string::npos);
-  // The head names the kernel, the tail its parameters; the middle gives way to an ellipsis.
-  EXPECT_NE(text.find("| `void cutlass::device_kernel<cutlass::gemm::GemmUniversal<\"bf16\""
-                      "\xE2\x80\xA6"
-                      "arams<'x'>>(Params const&, int*)` | kernel |"),
+  // The deeper template arguments fold away; the kernel and its first template level stay
+  // readable. (This hostile name leaves a '<' unclosed, so its parameters stay too.)
+  EXPECT_NE(text.find("| `void cutlass::device_kernel<cutlass::gemm::GemmUniversal<\xE2\x80\xA6>"
+                      "(Params const&, int*)` | kernel |"),
             std::string::npos);
 }
 

@@ -65,5 +65,21 @@ TEST(Units, HumanDurationSwitchesToMillisecondsAtOneMillisecond) {
   EXPECT_EQ(percent(0.0068), "0.68%");
 }
 
+TEST(text, long_kernel_names_keep_their_function_name) {
+  const std::string onesweep =
+      "void cub::CUB_300001_SM_900::detail::radix_sort::DeviceRadixSortOnesweepKernel<cub::"
+      "CUB_300001_SM_900::detail::radix::policy_hub<unsigned int, cub::NullType, unsigned long>::"
+      "Policy900, false, unsigned int, cub::NullType, unsigned long, int, int, "
+      "cub::detail::identity_decomposer_t>(int*, int*, unsigned long*, unsigned long const*, "
+      "unsigned int*, unsigned int const*, cub::NullType*, cub::NullType const*, int, int, int, "
+      "cub::detail::identity_decomposer_t)";
+  EXPECT_EQ(shorten_kernel_name(onesweep, 96),
+            "void cub::CUB_300001_SM_900::detail::radix_sort::DeviceRadixSortOnesweepKernel"
+            "<\xE2\x80\xA6>(\xE2\x80\xA6)");
+  EXPECT_EQ(shorten_kernel_name("kerntime::(anonymous namespace)::spin<int>(unsigned long)", 48),
+            "kerntime::(anonymous namespace)::spin<int>(\xE2\x80\xA6)");
+  EXPECT_EQ(shorten_kernel_name("short<int>(int)", 96), "short<int>(int)");
+}
+
 } // namespace
 } // namespace kerntime::detail

@@ -104,6 +104,68 @@ std::string shorten_middle(std::string_view text, std::size_t max_code_points) {
   return out;
 }
 
+namespace {
+
+// `text` with every template argument list nested `template_depth` or deeper folded to "<…>" and,
+// when `fold_parameters`, the parameter list folded to "(…)". "(anonymous namespace)" stays.
+std::string fold_kernel_name(std::string_view text, int template_depth, bool fold_parameters) {
+  constexpr std::string_view anonymous = "(anonymous namespace)";
+  std::string folded;
+  int angle = 0;
+  int paren = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool hidden = angle >= template_depth || (fold_parameters && paren > 0);
+    if (paren == 0 && text.substr(i, anonymous.size()) == anonymous) {
+      if (!hidden) {
+        folded += anonymous;
+      }
+      i += anonymous.size() - 1;
+      continue;
+    }
+    if (c == '<' && paren == 0) {
+      ++angle;
+      if (!hidden) {
+        folded += angle == template_depth ? std::string("<") + std::string(ellipsis) : "<";
+      }
+    } else if (c == '>' && paren == 0 && angle > 0) {
+      --angle;
+      if (angle < template_depth && !(fold_parameters && paren > 0)) {
+        folded += '>';
+      }
+    } else if (c == '(' && angle == 0 && fold_parameters) {
+      if (paren++ == 0) {
+        folded += "(";
+        folded += ellipsis;
+      }
+    } else if (c == ')' && angle == 0 && fold_parameters && paren > 0) {
+      if (--paren == 0) {
+        folded += ')';
+      }
+    } else if (!hidden) {
+      folded += c;
+    }
+  }
+  return folded;
+}
+
+std::size_t code_points(std::string_view text) {
+  std::size_t n = 0;
+  for_each_code_point(text, [&](std::string_view, char32_t) { ++n; });
+  return n;
+}
+
+} // namespace
+
+std::string shorten_kernel_name(std::string_view text, std::size_t max_code_points) {
+  std::string name = valid_utf8(text);
+  // Fold the least telling parts first: the parameters, then ever shallower template arguments.
+  for (int depth = 3; depth >= 1 && code_points(name) > max_code_points; --depth) {
+    name = fold_kernel_name(valid_utf8(text), depth, true);
+  }
+  return shorten_middle(name, max_code_points);
+}
+
 std::string markdown_code_span(std::string_view text, std::size_t max_code_points) {
   std::string body;
   for_each_code_point(shorten_middle(text, max_code_points),

@@ -17,6 +17,11 @@ namespace kerntime::detail {
 // machine-readable format keeps the full name.
 [[nodiscard]] std::string shorten_middle(std::string_view text, std::size_t max_code_points);
 
+// A kernel name over max_code_points with its template arguments and parameter list folded to
+// "<…>" and "(…)", so `cub::…::DeviceRadixSortOnesweepKernel<…>(…)` keeps the part that tells
+// kernels apart; then shorten_middle if still too long. Markdown only.
+[[nodiscard]] std::string shorten_kernel_name(std::string_view text, std::size_t max_code_points);
+
 // A markdown code span safe inside a table cell: one line, `|` escaped, fenced by more backticks
 // than the longest backtick run inside, shortened to max_code_points.
 [[nodiscard]] std::string markdown_code_span(std::string_view text, std::size_t max_code_points);
