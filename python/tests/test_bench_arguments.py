@@ -2,6 +2,7 @@
 replaced by a recorder that calls fn like the engine does (one input set per iteration, in
 rotation) and returns the extension's fixed result; protocol errors come from the real C++
 validation, which runs before any GPU work."""
+import sys
 
 import pytest
 
@@ -66,7 +67,10 @@ def test_the_engine_waits_for_input_copies_only_when_there_are_some(engine):
     assert [options["wait_for_inputs"] for _, options in engine.calls] == [True, False, False]
 
 
-def test_default_stream_without_a_framework_is_the_legacy_default(engine):
+def test_default_stream_without_a_framework_is_the_legacy_default(engine, monkeypatch):
+    # Another test of the session may have imported torch or cupy: hide them here.
+    monkeypatch.delitem(sys.modules, "torch", raising=False)
+    monkeypatch.delitem(sys.modules, "cupy", raising=False)
     kerntime.bench(lambda: None, warmup=0, trials=1, repeat=1)
     _, options = engine.calls[0]
     assert options["stream"] == 0 and options["device"] == -1
