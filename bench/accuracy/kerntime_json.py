@@ -43,6 +43,7 @@ def summarize_result(result: Dict[str, Any]) -> Dict[str, Any]:
         "cv_of_means": result["trial_statistics"]["cv_of_means"],
         "wall_seconds": result.get("wall_seconds"),
         "flush_bytes": result.get("flush_bytes"),
+        "flush_median_ns": result.get("flush_median_ns"),
         "protocol": protocol,
         # calls to the work: warmup, CUPTI's discarded first iteration, the measured ones
         "iterations_total": protocol["warmup"] + discarded + measured,

@@ -80,6 +80,8 @@ struct measurement_result {
   std::vector<std::string> warnings;
   double wall_seconds = 0;     // host wall time of the whole measurement, warmup included
   std::size_t flush_bytes = 0; // the flush size actually used (0 when flush_l2 is off)
+  // CUPTI only: the flush's median GPU time per iteration (outside every sample); 0 otherwise.
+  double flush_median_ns = 0;
 };
 
 } // namespace kerntime

@@ -132,7 +132,8 @@ void bind_measurement(py::module_& m) {
       .def_readonly("telemetry", &measurement_result::telemetry)
       .def_readonly("warnings", &measurement_result::warnings)
       .def_readonly("wall_seconds", &measurement_result::wall_seconds)
-      .def_readonly("flush_bytes", &measurement_result::flush_bytes);
+      .def_readonly("flush_bytes", &measurement_result::flush_bytes)
+      .def_readonly("flush_median_ns", &measurement_result::flush_median_ns);
 }
 
 } // namespace

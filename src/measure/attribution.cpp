@@ -170,6 +170,8 @@ attribution attribute(const activity_log& log, const iteration_layout& layout) {
       trial_count, std::vector<iteration_accumulator>(static_cast<std::size_t>(layout.repeats)));
   std::vector<const gpu_activity*> untagged;
   std::vector<std::pair<const gpu_activity*, iteration_position>> first_trial_records;
+  // Per measured iteration id: the flush's first start and last end.
+  std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> flush_spans;
   attribution out;
 
   for (const auto& a : log.gpu) {
@@ -180,6 +182,13 @@ attribution attribute(const activity_log& log, const iteration_layout& layout) {
     }
     if (tag->second->kind == tag_kind::flush) {
       ++out.flush_records;
+      if (const auto position = index.find(tag->second->id); position && position->trial >= 0) {
+        auto [it, inserted] = flush_spans.try_emplace(
+            tag->second->id, std::numeric_limits<std::uint64_t>::max(), std::uint64_t{0});
+        auto& span = it->second;
+        span.first = std::min(span.first, a.start);
+        span.second = std::max(span.second, a.end);
+      }
       continue;
     }
     if (tag->second->kind == tag_kind::internal) {
@@ -220,6 +229,15 @@ attribution attribute(const activity_log& log, const iteration_layout& layout) {
       out.trials[t].push_back(
           {static_cast<double>(it.last_end - it.first_start), static_cast<double>(it.busy_ns)});
     }
+  }
+
+  if (!flush_spans.empty()) {
+    std::vector<double> flush_ns;
+    flush_ns.reserve(flush_spans.size());
+    for (const auto& [id, span] : flush_spans) {
+      flush_ns.push_back(static_cast<double>(span.second - span.first));
+    }
+    out.flush_median_ns = median_of(std::move(flush_ns));
   }
 
   // The kernel set must be the same in every iteration.

@@ -27,6 +27,7 @@ struct attribution {
   std::vector<trace_record> trace;                   // the first trial's records
   std::vector<std::string> warnings;
   std::size_t flush_records = 0;
+  double flush_median_ns = 0; // the flush's GPU time per measured iteration; 0 without a flush
 };
 
 // Throws measurement_invalid when the records cannot give an exact answer: dropped records,

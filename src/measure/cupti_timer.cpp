@@ -103,6 +103,7 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   out.samples = std::move(attributed.trials);
   out.kernels = std::move(attributed.kernels);
   out.trace = std::move(attributed.trace);
+  out.flush_median_ns = attributed.flush_median_ns;
   out.warnings.insert(out.warnings.end(), attributed.warnings.begin(), attributed.warnings.end());
   return out;
 }

@@ -109,6 +109,7 @@ void summarise(const detail::timed_trials& timed, measurement_result& r) {
   r.latency_ns = r.stats.median;
   r.kernels = timed.kernels;
   r.trace = timed.trace;
+  r.flush_median_ns = timed.flush_median_ns;
   r.warnings.insert(r.warnings.end(), timed.warnings.begin(), timed.warnings.end());
 }
 

@@ -19,6 +19,7 @@ struct timed_trials {
   std::vector<kernel_summary> kernels;
   std::vector<trace_record> trace;
   std::vector<std::string> warnings;
+  double flush_median_ns = 0;
 };
 
 // Everything a timer needs to run iterations.

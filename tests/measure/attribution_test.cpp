@@ -47,8 +47,26 @@ TEST(attribution, flush_is_excluded_by_its_tag_not_by_its_name) {
   EXPECT_DOUBLE_EQ(a.trials[0][0].span_ns, 10000);
   EXPECT_DOUBLE_EQ(a.trials[0][0].busy_ns, 10000);
   EXPECT_EQ(a.flush_records, 2U);
+  EXPECT_DOUBLE_EQ(a.flush_median_ns, 59000); // memset start .. fill end, never in a sample
   ASSERT_EQ(a.kernels.size(), 1U);
   EXPECT_EQ(a.kernels[0].name, "my_kernel");
+}
+
+TEST(attribution, the_flush_time_is_the_median_over_measured_iterations_only) {
+  activity_buffer b;
+  const std::uint64_t flush_ns[] = {900000, 30, 50, 40}; // id 1 is the discarded iteration
+  std::uint32_t correlation = 1;
+  std::uint64_t t = 1000;
+  for (std::uint64_t id = 1; id <= 4; ++id) {
+    b.flush_tag(id, correlation);
+    b.memset(t, t + flush_ns[id - 1], correlation++);
+    t += flush_ns[id - 1];
+    b.iteration_tag(id, correlation);
+    b.kernel("k", t, t + 10, correlation++);
+    t += 10;
+  }
+  const attribution a = attribute(b.decode(), one_trial(3));
+  EXPECT_DOUBLE_EQ(a.flush_median_ns, 40);
 }
 
 TEST(attribution, a_user_kernel_named_like_a_fill_and_a_user_memset_are_counted) {

@@ -133,7 +133,8 @@ json result_to_json(const measurement_result& r) {
           {"device_telemetry", device_telemetry_to_json(r.telemetry)},
           {"warnings", r.warnings},
           {"wall_seconds", r.wall_seconds},
-          {"flush_bytes", r.flush_bytes}};
+          {"flush_bytes", r.flush_bytes},
+          {"flush_median_ns", r.flush_median_ns}};
 }
 
 json run_to_json(const benchmark_run& run) {
