@@ -196,6 +196,8 @@ benchmark& register_typed_benchmark(std::string name, std::string axis_name, Gen
 #define KERNTIME_DETAIL_CONCAT(a, b) KERNTIME_DETAIL_CONCAT_(a, b)
 
 // KERNTIME_BENCHMARK(fn).add_int_axis("N", {1024, 4096}); registers fn under its own name.
+// (A declaration cannot be parenthesized, hence the NOLINT.)
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define KERNTIME_BENCHMARK(fn)                                                                     \
   [[maybe_unused]] static ::kerntime::benchmark& KERNTIME_DETAIL_CONCAT(                           \
       kerntime_benchmark_, __LINE__) = ::kerntime::register_benchmark(#fn, fn)
@@ -208,3 +210,4 @@ benchmark& register_typed_benchmark(std::string name, std::string axis_name, Gen
       ::kerntime::register_typed_benchmark<__VA_ARGS__>(                                           \
           #fn, axis_name,                                                                          \
           [](::kerntime::state& s, auto type) { fn<typename decltype(type)::type>(s); })
+// NOLINTEND(bugprone-macro-parentheses)

@@ -202,6 +202,7 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   auto& err = *env.err;
   const auto files = requested_files(flags);
   std::vector<output_path> paths;
+  paths.reserve(files.size());
   for (const auto& f : files) {
     paths.push_back({f.flag, f.path});
   }
@@ -266,6 +267,7 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   auto* info = app.add_subcommand("info", "Show the CUDA devices and whether CUPTI is usable");
 
   std::vector<const char*> argv;
+  argv.reserve(args.size());
   for (const auto& a : args) {
     argv.push_back(a.c_str());
   }

@@ -20,7 +20,9 @@ double seconds_since(clock_type::time_point start) {
 
 std::vector<std::pair<std::string, std::string>> axis_texts(const planned_state& s) {
   std::vector<std::pair<std::string, std::string>> texts;
-  for (const auto& [name, value] : s.values) {
+  for (const auto& entry : s.values) {
+    const std::string& name = entry.first; // a plain reference: lambdas may capture it
+    const auto& value = entry.second;
     std::visit(
         [&](const auto& v) {
           if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) {

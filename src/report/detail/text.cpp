@@ -262,7 +262,7 @@ std::string xml_escape(std::string_view text) {
 }
 
 std::string csv_field(std::string_view raw) {
-  const std::string text = valid_utf8(raw);
+  std::string text = valid_utf8(raw);
   const bool needs_quotes = text.find_first_of(",\"\r\n") != std::string_view::npos ||
                             (!text.empty() && (text.front() == ' ' || text.back() == ' '));
   if (!needs_quotes) {
