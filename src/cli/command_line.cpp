@@ -34,6 +34,8 @@ struct run_flags {
   std::string backend = "auto";
   std::string metric = "span";
   bool no_telemetry = false;
+  double throttle_threshold = protocol{}.throttle_threshold;
+  bool discard_throttled = false;
   std::string json;
   std::string gbench_json;
   std::string junit;
@@ -84,6 +86,12 @@ void add_run_options(CLI::App& run, run_flags& flags) {
                  "activity)")
       ->capture_default_str();
   run.add_flag("--no-telemetry", flags.no_telemetry, "Do not read NVML or the on-GPU clock");
+  run.add_option("--throttle-threshold", flags.throttle_threshold,
+                 "A trial whose measured SM clock is below this fraction of the maximum is "
+                 "flagged as throttled")
+      ->capture_default_str();
+  run.add_flag("--discard-throttled", flags.discard_throttled,
+               "Re-run throttled trials after a short pause (at most 3 re-runs in all)");
   run.add_option("--json", flags.json, "Write the kerntime JSON (every sample) to FILE");
   run.add_option("--gbench-json", flags.gbench_json,
                  "Write Google-Benchmark-compatible JSON (for compare.py) to FILE");
@@ -132,6 +140,17 @@ protocol make_protocol(const run_flags& flags, bool flush_bytes_given) {
   }
   p.metric = *metric;
   p.telemetry = !flags.no_telemetry;
+  p.throttle_threshold = flags.throttle_threshold;
+  p.discard_throttled = flags.discard_throttled;
+  if (p.discard_throttled && !p.telemetry) {
+    throw invalid_argument("--discard-throttled and --no-telemetry contradict each other: "
+                           "throttling is detected by telemetry; drop one");
+  }
+  if (!(p.throttle_threshold > 0.0 && p.throttle_threshold <= 1.0)) {
+    throw invalid_argument(fmt::format(
+        "--throttle-threshold must be a fraction in (0, 1] (got {}); e.g. --throttle-threshold 0.9",
+        p.throttle_threshold));
+  }
   if (auto problem = validate(p)) {
     throw invalid_argument(*problem);
   }

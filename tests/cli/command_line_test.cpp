@@ -160,6 +160,13 @@ TEST_F(command_line, zero_and_negative_counts) {
   expect_bad_input({"run", "--flush-bytes", "1024", "--no-flush"}, "contradict");
 }
 
+TEST_F(command_line, throttle_options) {
+  expect_bad_input({"run", "--throttle-threshold", "1.5"},
+                   "--throttle-threshold must be a fraction in (0, 1] (got 1.5)");
+  expect_bad_input({"run", "--throttle-threshold", "0"}, "--throttle-threshold must be");
+  expect_bad_input({"run", "--discard-throttled", "--no-telemetry"}, "contradict");
+}
+
 TEST_F(command_line, unknown_backend_and_metric) {
   expect_bad_input({"run", "--backend", "nsys"}, "--backend nsys is not a timer");
   expect_bad_input({"run", "--metric", "mean"}, "--metric mean is not a metric");
