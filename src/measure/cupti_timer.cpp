@@ -65,17 +65,17 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
           // Queue the whole trial behind the blocking kernel, so the GPU runs it back to back:
           // host launch gaps (wider while CUPTI instruments launches) stay out of the span.
           const tag_scope internal(session, tag_kind::internal, ++internal_id);
-          context.blocker.block(context.stream, blocking_timeout_ms);
+          context.blocker->block(context.stream, blocking_timeout_ms);
         }
         {
-          const release_at_scope_end release(context.blocker);
+          const release_at_scope_end release(*context.blocker);
           for (int r = 0; r < context.settings.repeats; ++r) {
             run_iteration(session, context, next_id++);
           }
         }
         // Work may run on streams joined back to ours; wait for the device, then check it.
         check_device(fmt::format("trial {}", trial + 1));
-        if (context.blocker.timed_out()) {
+        if (context.blocker->timed_out()) {
           ++timeouts;
         }
         layout.trial_first_ids.push_back(first);

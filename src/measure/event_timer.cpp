@@ -44,7 +44,7 @@ timed_trials time_with_events(iteration_context& context) {
   timed_trials out;
   const int repeats = context.settings.repeats;
   event_pairs events(repeats);
-  blocking_kernel& blocker = context.blocker;
+  blocking_kernel& blocker = *context.blocker;
   int timeouts = 0;
 
   run_trials(

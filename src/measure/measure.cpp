@@ -144,7 +144,7 @@ measurement_result measure(const work_function& work, const protocol& p, cudaStr
   }
   detail::blocking_kernel blocker;
   detail::iteration_context context{work,        p,           timing_stream.get(),
-                                    flush.get(), probe.get(), blocker};
+                                    flush.get(), probe.get(), &blocker};
 
   // Warmup: JIT compilation, autotuning, lazy loading — before any timer is attached.
   for (int i = 0; i < p.warmup; ++i) {

@@ -29,7 +29,7 @@ struct iteration_context {
   cudaStream_t stream;
   l2_flush* flush;              // null when flush_l2 is off
   telemetry_probe* probe;       // null when telemetry is off
-  blocking_kernel& blocker;     // holds each trial's queue until the trial is fully enqueued
+  blocking_kernel* blocker;     // holds each trial's queue until it is fully enqueued; never null
   long long next_iteration = 0; // counts every call of `work`, warmup included
 
   // The input set of the next call, rotating over all sets.

@@ -1,0 +1,92 @@
+// The trial loop with a real telemetry probe over an NVML stand-in that reports power capping:
+// throttled trials are re-run only when asked, at most max_throttle_reruns times, and always said.
+
+#include "measure/trial_loop.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "telemetry/clock_event_reasons.hpp"
+#include "telemetry/fake_nvml.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+struct loop_run {
+  int trials_run = 0;
+  int dropped = 0;
+  int probe_calls = 0;
+  timed_trials out;
+};
+
+loop_run run_loop(const protocol& p, std::uint64_t reasons) {
+  testing::reset_fake_nvml();
+  testing::fake_nvml().clock_event_reasons = reasons;
+  const nvml_api api = testing::fake_nvml_api();
+  probe_setup setup;
+  setup.nvml = &api;
+  setup.pci_bus_id = "00000000:19:00.0";
+  setup.clock_check = false;
+  const auto probe = telemetry_probe::open(setup, p);
+
+  const work_function work = [](cudaStream_t, int) {};
+  iteration_context context{work, p, nullptr, nullptr, probe.get(), nullptr};
+  loop_run run;
+  run_trials(
+      context, run.out, [&](int) { return ++run.trials_run; }, [&](int) { ++run.dropped; },
+      [&](const auto& probe_call) {
+        ++run.probe_calls;
+        probe_call();
+      });
+  return run;
+}
+
+std::size_t count_containing(const std::vector<std::string>& lines, const std::string& text) {
+  std::size_t n = 0;
+  for (const auto& line : lines) {
+    n += line.find(text) != std::string::npos ? 1 : 0;
+  }
+  return n;
+}
+
+TEST(trial_loop, throttled_trials_are_kept_and_said_unless_discarding_is_asked) {
+  protocol p;
+  p.trials = 4;
+  const loop_run run = run_loop(p, clock_event_reason::sw_power_cap);
+  EXPECT_EQ(run.trials_run, 4);
+  EXPECT_EQ(run.dropped, 0);
+  EXPECT_EQ(run.probe_calls, 8); // before and after every trial, each wrapped for tagging
+  ASSERT_EQ(run.out.telemetry.size(), 4U);
+  EXPECT_TRUE(run.out.telemetry[0].throttled);
+  EXPECT_EQ(count_containing(run.out.warnings, "its samples are kept"), 4U);
+}
+
+TEST(trial_loop, discarding_re_runs_at_most_the_bound_then_keeps_and_says_so) {
+  protocol p;
+  p.trials = 4;
+  p.discard_throttled = true;
+  const loop_run run = run_loop(p, clock_event_reason::sw_power_cap);
+  EXPECT_EQ(run.trials_run, 4 + max_throttle_reruns);
+  EXPECT_EQ(run.dropped, max_throttle_reruns);
+  EXPECT_EQ(run.out.telemetry.size(), 4U);
+  EXPECT_EQ(count_containing(run.out.warnings, "re-ran it"),
+            static_cast<std::size_t>(max_throttle_reruns));
+  EXPECT_EQ(count_containing(run.out.warnings, "its samples are kept"), 4U);
+}
+
+TEST(trial_loop, trials_that_are_not_throttled_run_once_without_warnings) {
+  protocol p;
+  p.trials = 3;
+  p.discard_throttled = true;
+  const loop_run run = run_loop(p, clock_event_reason::gpu_idle); // idle is not throttling
+  EXPECT_EQ(run.trials_run, 3);
+  EXPECT_EQ(run.dropped, 0);
+  EXPECT_TRUE(run.out.warnings.empty());
+  ASSERT_EQ(run.out.telemetry.size(), 3U);
+  EXPECT_FALSE(run.out.telemetry[2].throttled);
+}
+
+} // namespace
+} // namespace kerntime::detail
