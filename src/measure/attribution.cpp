@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "kerntime/errors.hpp"
+#include "kerntime/statistics.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -148,8 +149,7 @@ signature(const iteration_accumulator& it) {
 
 double median_of(std::vector<double> values) {
   std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+  return percentile(values, 0.5);
 }
 
 } // namespace

@@ -56,26 +56,23 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   run_iteration(session, context, next_id++);
 
   std::uint64_t internal_id = 0;
+  // kerntime's own GPU work (the blocking kernel, the clock check) carries a tag of its own.
+  const auto as_internal = [&](const auto& launch) {
+    const tag_scope internal(session, tag_kind::internal, ++internal_id);
+    launch();
+  };
   int timeouts = 0;
   run_trials(
       context, out,
       [&](int trial) {
         const std::uint64_t first = next_id;
-        {
-          // Queue the whole trial behind the blocking kernel, so the GPU runs it back to back:
-          // host launch gaps (wider while CUPTI instruments launches) stay out of the span.
-          const tag_scope internal(session, tag_kind::internal, ++internal_id);
-          context.blocker->block(context.stream, blocking_timeout_ms);
-        }
-        {
-          const release_at_scope_end release(*context.blocker);
+        const auto enqueue_iterations = [&] {
           for (int r = 0; r < context.settings.repeats; ++r) {
             run_iteration(session, context, next_id++);
           }
-        }
-        // Work may run on streams joined back to ours; wait for the device, then check it.
-        check_device(fmt::format("trial {}", trial + 1));
-        if (context.blocker->timed_out()) {
+        };
+        if (run_blocked_trial(context, fmt::format("trial {}", trial + 1), as_internal,
+                              enqueue_iterations)) {
           ++timeouts;
         }
         layout.trial_first_ids.push_back(first);
@@ -87,10 +84,7 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
           layout.ignored.insert(first + static_cast<std::uint64_t>(r));
         }
       },
-      [&](const auto& probe_call) {
-        const tag_scope internal(session, tag_kind::internal, ++internal_id);
-        probe_call();
-      });
+      as_internal);
 
   if (timeouts > 0) {
     out.warnings.push_back(blocking_timeout_warning(timeouts));

@@ -44,17 +44,14 @@ timed_trials time_with_events(iteration_context& context) {
   timed_trials out;
   const int repeats = context.settings.repeats;
   event_pairs events(repeats);
-  blocking_kernel& blocker = *context.blocker;
+  const auto untagged = [](const auto& launch) { launch(); };
   int timeouts = 0;
 
   run_trials(
       context, out,
       [&](int trial) {
         const std::string where = fmt::format("trial {}", trial + 1);
-        blocker.block(context.stream, blocking_timeout_ms);
-        {
-          // Release the GPU even if the work throws, or the stream waits for the timeout.
-          const release_at_scope_end release(blocker);
+        const auto enqueue_iterations = [&] {
           for (int r = 0; r < repeats; ++r) {
             if (context.flush != nullptr) {
               context.flush->enqueue(context.stream); // before the start event: never timed
@@ -64,9 +61,8 @@ timed_trials time_with_events(iteration_context& context) {
             context.work(context.stream, input_set);
             check_cuda(cudaEventRecord(events.end(r), context.stream), where);
           }
-        }
-        check_device(where);
-        if (blocker.timed_out()) {
+        };
+        if (run_blocked_trial(context, where, untagged, enqueue_iterations)) {
           ++timeouts;
         }
         std::vector<iteration_sample> samples;
@@ -80,7 +76,7 @@ timed_trials time_with_events(iteration_context& context) {
         out.samples.push_back(std::move(samples));
         return out.samples.size();
       },
-      [&](std::size_t) { out.samples.pop_back(); }, [](const auto& probe_call) { probe_call(); });
+      [&](std::size_t) { out.samples.pop_back(); }, untagged);
 
   if (timeouts > 0) {
     out.warnings.push_back(blocking_timeout_warning(timeouts));

@@ -8,6 +8,7 @@
 #include <functional>
 #include <thread>
 
+#include "measure/cuda_check.hpp"
 #include "measure/timed_trials.hpp"
 #include "telemetry/telemetry_probe.hpp"
 
@@ -46,6 +47,25 @@ void run_trials(iteration_context& context, timed_trials& out, RunTrial run_tria
       break;
     }
   }
+}
+
+// Queues one trial behind the blocking kernel so the GPU runs it back to back (host launch gaps,
+// wider while CUPTI instruments launches, stay out of the numbers): `around_internal` wraps the
+// blocking kernel's launch (the CUPTI timer tags it as kerntime's own), `enqueue_iterations`
+// queues the trial, and the queue is released even if that throws. Then waits for the device —
+// work may run on streams joined back to ours — and checks it. Returns whether the blocking
+// kernel ran into its timeout, i.e. the GPU may have started before the trial was queued.
+template <typename AroundInternal, typename EnqueueIterations>
+[[nodiscard]] bool run_blocked_trial(iteration_context& context, const std::string& where,
+                                     AroundInternal around_internal,
+                                     EnqueueIterations enqueue_iterations) {
+  around_internal([&] { context.blocker->block(context.stream, blocking_timeout_ms); });
+  {
+    const release_at_scope_end release(*context.blocker);
+    enqueue_iterations();
+  }
+  check_device(where);
+  return context.blocker->timed_out();
 }
 
 } // namespace kerntime::detail

@@ -158,10 +158,11 @@ std::size_t code_points(std::string_view text) {
 } // namespace
 
 std::string shorten_kernel_name(std::string_view text, std::size_t max_code_points) {
-  std::string name = valid_utf8(text);
+  const std::string clean = valid_utf8(text);
+  std::string name = clean;
   // Fold the least telling parts first: the parameters, then ever shallower template arguments.
   for (int depth = 3; depth >= 1 && code_points(name) > max_code_points; --depth) {
-    name = fold_kernel_name(valid_utf8(text), depth, true);
+    name = fold_kernel_name(clean, depth, true);
   }
   return shorten_middle(name, max_code_points);
 }
