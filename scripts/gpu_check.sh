@@ -45,8 +45,10 @@ ctest_log="$OUT/ctest.log"
 timeout 200 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 60 >"$ctest_log" 2>&1
 ctest_status=$?
 tail -n 25 "$ctest_log"
-total=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\2/p' "$ctest_log")
-failed=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of \([0-9]*\).*/\1/p' "$ctest_log")
+# ctest says "N% tests passed, F tests failed out of T", or "100% tests passed out of T".
+total=$(sed -n 's/.*tests passed.* out of \([0-9]*\).*/\1/p' "$ctest_log")
+failed=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of .*/\1/p' "$ctest_log")
+failed=${failed:-0}
 skipped=$(grep -c '(Skipped)' "$ctest_log")
 if [[ -z "$total" || "$total" == 0 ]]; then
   # ctest could not list the tests here (e.g. its gtest discovery needs CMake modules this
