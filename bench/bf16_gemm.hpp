@@ -5,9 +5,11 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include <memory>
+#include <cuda_bf16.h>
 
-#include "device_buffer.hpp"
+#include <cstddef>
+
+#include "kerntime/cuda.hpp"
 
 namespace kerntime::bench {
 
@@ -27,11 +29,11 @@ public:
 private:
   int n_;
   int input_sets_;
-  std::size_t matrix_bytes_;
-  std::unique_ptr<gpu_workloads::device_buffer> a_;
-  std::unique_ptr<gpu_workloads::device_buffer> b_;
-  std::unique_ptr<gpu_workloads::device_buffer> c_;
-  std::unique_ptr<gpu_workloads::device_buffer> workspace_;
+  std::size_t matrix_;
+  device_buffer<__nv_bfloat16> a_;
+  device_buffer<__nv_bfloat16> b_;
+  device_buffer<__nv_bfloat16> c_;
+  device_buffer<std::byte> workspace_;
   cublasHandle_t handle_ = nullptr;
 };
 

@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "activity_buffer.hpp"
+#include "attribution/attribution.hpp"
 #include "cupti/activity_log.hpp"
 #include "cupti/record_decoder.hpp"
-#include "measure/attribution.hpp"
-#include "support/activity_buffer.hpp"
 
 namespace {
 
@@ -79,7 +79,7 @@ void decode_and_attribute_records(benchmark::State& state) {
   const auto records = measurement.buffer.records();
   for (auto _ : state) {
     const activity_log log = decode_all(records);
-    attribution a = attribute(log, measurement.layout);
+    timed_trials a = attribute(log, measurement.layout);
     benchmark::DoNotOptimize(a.trials.data());
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(records.size()));

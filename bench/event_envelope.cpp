@@ -15,7 +15,7 @@
 #include "cuda_check.hpp"
 #include "event_timing.hpp"
 #include "fill_kernel.hpp"
-#include "owned_stream.hpp"
+
 #include "result_line.hpp"
 #include "spin_kernel.hpp"
 
@@ -35,7 +35,7 @@ template <typename Flush> double overhead_us(cudaStream_t stream, Flush flush) {
   for (int i = 0; i < iterations; ++i) {
     flush(stream);
     KT_CUDA_CHECK(cudaEventRecord(start[i], stream));
-    gpu_workloads::launch_spin(stream, spin);
+    testkit::launch_spin(stream, spin);
     KT_CUDA_CHECK(cudaEventRecord(end[i], stream));
   }
   KT_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -54,7 +54,7 @@ template <typename Flush> double overhead_us(cudaStream_t stream, Flush flush) {
 
 int main() {
   try {
-    gpu_workloads::owned_stream stream;
+    cuda_stream stream;
     int l2 = 0;
     KT_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
     const std::size_t bytes = 2 * static_cast<std::size_t>(l2);
@@ -65,10 +65,10 @@ int main() {
     };
     auto settled_flush = [&](cudaStream_t s) {
       memset_flush(s);
-      gpu_workloads::launch_empty(s);
+      testkit::launch_empty(s);
     };
     auto kernel_flush = [&](cudaStream_t s) {
-      gpu_workloads::launch_fill(s, static_cast<int*>(buffer), 1, bytes / sizeof(int));
+      testkit::launch_fill(s, static_cast<int*>(buffer), 1, bytes / sizeof(int));
     };
     auto no_flush = [](cudaStream_t) {};
     (void)overhead_us(stream.get(), memset_flush); // warm up

@@ -12,8 +12,7 @@
 
 #include "bf16_gemm.hpp"
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
-#include "owned_stream.hpp"
+
 #include "result_line.hpp"
 
 int main(int argc, char** argv) try {
@@ -25,12 +24,12 @@ int main(int argc, char** argv) try {
   KT_CUDA_CHECK(cudaGetDevice(&device));
   int l2_bytes = 0;
   KT_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
-  gpu_workloads::device_buffer flush(2 * static_cast<std::size_t>(l2_bytes));
-  gpu_workloads::owned_stream stream;
+  device_buffer<char> flush(2 * static_cast<std::size_t>(l2_bytes));
+  cuda_stream stream;
   bench::bf16_gemm gemm(4096, input_sets, stream.get());
 
   for (int i = 0; i < warmup_calls + calls; ++i) {
-    KT_CUDA_CHECK(cudaMemsetAsync(flush.get(), i & 0xff, flush.bytes(), stream.get()));
+    KT_CUDA_CHECK(cudaMemsetAsync(flush.data(), i & 0xff, flush.bytes(), stream.get()));
     gemm.run(stream.get(), i % input_sets);
   }
   KT_CUDA_CHECK(cudaStreamSynchronize(stream.get()));

@@ -8,12 +8,13 @@
 #include <exception>
 
 #include "bf16_gemm.hpp"
-#include "owned_stream.hpp"
+
+#include "cuda_check.hpp"
 #include "result_line.hpp"
 
 int main() try {
   using namespace kerntime;
-  gpu_workloads::owned_stream stream;
+  cuda_stream stream;
   bench::bf16_gemm gemm(4096, protocol{}.input_sets, stream.get());
   const measurement_result r =
       measure([&](cudaStream_t s, int set) { gemm.run(s, set); }, protocol{}, stream.get());

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
+
 #include "event_timing.hpp"
-#include "measure/l2_flush.hpp"
-#include "owned_stream.hpp"
+#include "flush/l2_flush.hpp"
+
 #include "result_line.hpp"
 #include "spin_kernel.hpp"
 
@@ -47,7 +47,7 @@ double flush_us(std::size_t bytes) {
 
 int main() try {
   const work_function spin_10us = [](cudaStream_t stream, int) {
-    gpu_workloads::launch_spin(stream, std::chrono::microseconds(10));
+    testkit::launch_spin(stream, std::chrono::microseconds(10));
   };
   const protocol defaults;
   // The first measurement of the process pays for loading CUPTI and its first subscription.

@@ -11,7 +11,8 @@
 #include <string>
 
 #include "event_timing.hpp"
-#include "owned_stream.hpp"
+
+#include "cuda_check.hpp"
 #include "result_line.hpp"
 #include "spin_kernel.hpp"
 
@@ -20,7 +21,7 @@ namespace {
 using namespace kerntime;
 
 void compare(const std::string& name, const std::function<void(cudaStream_t)>& launch) {
-  gpu_workloads::owned_stream stream;
+  cuda_stream stream;
   constexpr int samples = 200;
   constexpr int batch = 100;
   const double each_before =
@@ -47,9 +48,9 @@ void compare(const std::string& name, const std::function<void(cudaStream_t)>& l
 } // namespace
 
 int main() try {
-  compare("empty", [](cudaStream_t s) { gpu_workloads::launch_empty(s); });
+  compare("empty", [](cudaStream_t s) { testkit::launch_empty(s); });
   compare("spin_10us",
-          [](cudaStream_t s) { gpu_workloads::launch_spin(s, std::chrono::microseconds(10)); });
+          [](cudaStream_t s) { testkit::launch_spin(s, std::chrono::microseconds(10)); });
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "perturbation: %s\n", e.what());

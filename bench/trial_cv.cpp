@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
+
 #include "result_line.hpp"
 #include "spin_kernel.hpp"
 
@@ -36,18 +36,18 @@ void report(const std::string& name, const work_function& work) {
 
 int main() try {
   using std::chrono::microseconds;
-  report("spin_20us", [](cudaStream_t s, int) { gpu_workloads::launch_spin(s, microseconds(20)); });
-  report("spin_50us", [](cudaStream_t s, int) { gpu_workloads::launch_spin(s, microseconds(50)); });
+  report("spin_20us", [](cudaStream_t s, int) { testkit::launch_spin(s, microseconds(20)); });
+  report("spin_50us", [](cudaStream_t s, int) { testkit::launch_spin(s, microseconds(50)); });
 
   constexpr std::size_t copy_bytes = std::size_t{256} << 20;
   const int sets = protocol{}.input_sets;
-  gpu_workloads::device_buffer source(copy_bytes * sets);
-  gpu_workloads::device_buffer destination(copy_bytes * sets);
-  KT_CUDA_CHECK(cudaMemset(source.get(), 0x3c, source.bytes()));
+  device_buffer<char> source(copy_bytes * sets);
+  device_buffer<char> destination(copy_bytes * sets);
+  KT_CUDA_CHECK(cudaMemset(source.data(), 0x3c, source.bytes()));
   report("copy_256mib", [&](cudaStream_t s, int set) {
     const std::size_t offset = copy_bytes * static_cast<std::size_t>(set);
-    KT_CUDA_CHECK(cudaMemcpyAsync(destination.as<char>() + offset, source.as<char>() + offset,
-                                  copy_bytes, cudaMemcpyDeviceToDevice, s));
+    KT_CUDA_CHECK(cudaMemcpyAsync(destination.data() + offset, source.data() + offset, copy_bytes,
+                                  cudaMemcpyDeviceToDevice, s));
   });
   return 0;
 } catch (const std::exception& e) {

@@ -8,6 +8,7 @@
 set -u -o pipefail
 
 build=$(cd "${1:-build}" && pwd) || { echo "no build folder ${1:-build}" >&2; exit 2; }
+accuracy="$(cd "$(dirname "$0")/../bench/accuracy" && pwd)" # ncu_csv.py, the one Nsight Compute CSV reader
 OUT=${OUT:-./out}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -115,34 +116,26 @@ else
     "$build/bench/bench_gemm_for_ncu" 20 >"$OUT/ncu_app.log" 2>&1
   echo "ncu exit $?" >>"$OUT/ncu_app.log"
   tail -n 5 "$OUT/ncu_app.log"
-  python3 - "$OUT/ncu.csv" "$OUT/ncu_app.log" "$results" <<'PY' | tee -a "$results"
+  PYTHONPATH="$accuracy" python3 - "$OUT/ncu.csv" "$OUT/ncu_app.log" "$results" <<'PY' | tee -a "$results"
 # Nsight Compute's per-kernel gpu__time_duration.sum, summed per GEMM call, median over the
 # calls after the warm-up one; compared with kerntime's median of the same GEMM.
-import csv, re, statistics, sys
-ncu_csv, app_log, results = sys.argv[1:4]
-scale = {"ns": 1, "nsecond": 1, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6,
-         "s": 1e9, "second": 1e9}
+import re, statistics, sys
+import ncu_csv
+ncu_file, app_log, results = sys.argv[1:4]
 try:
-    lines = [l for l in open(ncu_csv, errors="replace") if not l.startswith("==")]
-    start = next(i for i, l in enumerate(lines) if l.startswith('"ID"'))
-    rows = list(csv.DictReader(lines[start:]))
-    durations = [float(r["Metric Value"].replace(",", "")) * scale[r["Metric Unit"].strip()]
-                 for r in rows if r["Metric Name"] == "gpu__time_duration.sum"
-                 and "memset" not in r["Kernel Name"].lower()]
-    clocks = [float(r["Metric Value"].replace(",", "")) / 1e6 for r in rows
-              if r["Metric Name"] == "sm__cycles_elapsed.avg.per_second"]
+    text = open(ncu_file, errors="replace").read()
     app = open(app_log, errors="replace").read()
     m = re.search(r"RESULT gemm_for_ncu warmup_calls=(\d+) calls=(\d+)", app)
     warmup, calls = int(m.group(1)), int(m.group(2))
-    per_call = len(durations) // (warmup + calls)
-    if per_call == 0 or per_call * (warmup + calls) != len(durations):
-        raise ValueError(f"{len(durations)} kernels do not split into {warmup + calls} calls")
-    sums = [sum(durations[i * per_call:(i + 1) * per_call]) for i in range(warmup + calls)]
-    ncu_us = statistics.median(sums[warmup:]) / 1e3
+    split = ncu_csv.split_iterations(ncu_csv.read_launches(text), warmup + calls, drop_first=warmup,
+                                     drop=lambda launch: "memset" in launch.name.lower())
+    ncu_us = statistics.median(split.sums_ns()) / 1e3
+    clocks = [hz / 1e6 for hz in ncu_csv.read_metric(text, "sm__cycles_elapsed.avg.per_second")]
     kt = re.search(r"RESULT gemm_kerntime .*?\skernels_median_us=([0-9.e+-]+)", open(results).read())
     kt_us = float(kt.group(1))
     print(f"RESULT gemm_vs_ncu ncu_median_us={ncu_us:.6g} kerntime_median_us={kt_us:.6g} "
-          f"kernels_per_call={per_call} rel_diff_pct={100 * (kt_us - ncu_us) / ncu_us:.4g} "
+          f"kernels_per_call={split.kernels_per_iteration} "
+          f"rel_diff_pct={100 * (kt_us - ncu_us) / ncu_us:.4g} "
           f"ncu_sm_clock_mhz={statistics.median(clocks) if clocks else float('nan'):.5g}")
 except Exception as e:  # report why, in one word-free-of-spaces token, and go on
     print("RESULT gemm_vs_ncu error=" + re.sub(r"\s+", "_", f"{type(e).__name__}:{e}")[:120])
@@ -158,13 +151,11 @@ if [[ -n "$ncu_bin" ]]; then
     --metrics gpu__time_duration.sum --csv --print-units base --log-file "$OUT/ncu_spin.csv" \
     "$build/kerntime" run --filter 'spin/duration_us=100' --warmup 1 --trials 1 --repeat 10 \
     --quiet >"$OUT/ncu_spin_app.log" 2>&1
-  python3 - "$OUT/ncu_spin.csv" <<'PY' | tee -a "$results"
-import csv, statistics, sys
+  PYTHONPATH="$accuracy" python3 - "$OUT/ncu_spin.csv" <<'PY' | tee -a "$results"
+import statistics, sys
+import ncu_csv
 try:
-    lines = [l for l in open(sys.argv[1], errors="replace") if not l.startswith("==")]
-    start = next(i for i, l in enumerate(lines) if l.startswith('"ID"'))
-    rows = [r for r in csv.DictReader(lines[start:]) if r["Metric Name"] == "gpu__time_duration.sum"]
-    ns = [float(r["Metric Value"].replace(",", "")) for r in rows]
+    ns = [launch.duration_ns for launch in ncu_csv.read_launches(open(sys.argv[1], errors="replace").read())]
     print(f"RESULT ncu_spin100 ncu_median_us={statistics.median(ns) / 1e3:.6g} kernels={len(ns)}")
 except Exception as e:
     print("RESULT ncu_spin100 error=" + type(e).__name__)

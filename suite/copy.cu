@@ -6,7 +6,6 @@
 #include <string>
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 #include "kerntime/benchmark.hpp"
 
 namespace kerntime::suite {

@@ -6,7 +6,6 @@
 #include <cuda_bf16.h>
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 #include "elementwise.cuh"
 #include "fill.cuh"
 #include "kerntime/benchmark.hpp"

@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 #include "elementwise.cuh"
 #include "fill.cuh"
 #include "kerntime/benchmark.hpp"
@@ -67,7 +66,7 @@ void graph_launch(state& s) {
   }
   constexpr std::size_t count = std::size_t{1} << 20;
   auto values = make_input_sets<float>(s.input_sets(), count);
-  owned_stream capture;
+  cuda_stream capture;
   std::vector<graph_exec> graphs;
   for (int i = 0; i < s.input_sets(); ++i) {
     fill(values[i].data(), count, static_cast<std::uint64_t>(i), unit_float{});

@@ -6,7 +6,6 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 #include "elementwise.cuh"
 #include "fill.cuh"
 #include "kerntime/benchmark.hpp"

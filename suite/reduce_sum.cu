@@ -4,7 +4,6 @@
 #include <cub/device/device_reduce.cuh>
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 #include "elementwise.cuh"
 #include "fill.cuh"
 #include "kerntime/benchmark.hpp"

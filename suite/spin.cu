@@ -10,16 +10,8 @@
 namespace kerntime::suite {
 namespace {
 
-__device__ std::uint64_t global_timer_ns() {
-  std::uint64_t now = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  return now;
-}
-
 __global__ void spin_kernel(std::uint64_t duration_ns) {
-  const std::uint64_t start = global_timer_ns();
-  while (global_timer_ns() - start < duration_ns) {
-  }
+  spin_for_ns(duration_ns);
 }
 
 void spin(state& s) {

@@ -3,7 +3,6 @@
 // kernels=16, the launch gaps between back-to-back kernels (span above busy).
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 #include "kerntime/benchmark.hpp"
 
 namespace kerntime::suite {

@@ -3,7 +3,6 @@
 // above span shows how much the two kernels overlapped.
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 #include "elementwise.cuh"
 #include "fill.cuh"
 #include "kerntime/benchmark.hpp"
@@ -19,9 +18,9 @@ void two_streams(state& s) {
     fill(x[i].data(), count, 2 * static_cast<std::uint64_t>(i), unit_float{});
     fill(y[i].data(), count, 2 * static_cast<std::uint64_t>(i) + 1, unit_float{});
   }
-  owned_stream second;
-  owned_event fork;
-  owned_event join;
+  cuda_stream second;
+  cuda_event fork(cudaEventDisableTiming);
+  cuda_event join(cudaEventDisableTiming);
   constexpr unsigned threads = 256;
 
   s.add_flops(2.0 * static_cast<double>(count));

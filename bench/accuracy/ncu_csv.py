@@ -33,11 +33,10 @@ class NcuFormatError(ValueError):
     pass
 
 
-def read_launches(text: str) -> List[Launch]:
-    """Every profiled kernel with its gpu__time_duration.sum, in launch order.
-
-    Lines Nsight Compute writes around the table (`==PROF==`, `==WARNING==`, the application's
-    own output when it shares the file) are skipped; the table starts at its `"ID"` header."""
+def _rows(text: str):
+    """The table's rows. Lines Nsight Compute writes around the table (`==PROF==`,
+    `==WARNING==`, the application's own output when it shares the file) are skipped; the table
+    starts at its `"ID"` header."""
     lines = [line for line in text.splitlines() if not line.startswith("==")]
     start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
     if start is None:
@@ -46,18 +45,36 @@ def read_launches(text: str) -> List[Launch]:
     needed = {"ID", "Kernel Name", "Metric Name", "Metric Unit", "Metric Value"}
     if not needed.issubset(reader.fieldnames or []):
         raise NcuFormatError(f"ncu CSV lacks columns {sorted(needed - set(reader.fieldnames or []))}")
+    return [row for row in reader if row.get("ID") not in (None, "", "ID")]
+
+
+def _number(row) -> Optional[float]:
+    raw = (row.get("Metric Value") or "").replace(",", "").strip()
+    try:
+        return float(raw)
+    except ValueError:
+        return None  # "n/a": the kernel could not be profiled
+
+
+def read_metric(text: str, metric: str) -> List[float]:
+    """Every profiled kernel's value of `metric`, as printed (base units), in launch order."""
+    values = [(int(row["ID"]), _number(row)) for row in _rows(text)
+              if row.get("Metric Name") == metric]
+    return [value for _, value in sorted(values) if value is not None]
+
+
+def read_launches(text: str) -> List[Launch]:
+    """Every profiled kernel with its gpu__time_duration.sum, in launch order."""
     launches: List[Launch] = []
-    for row in reader:
-        if row.get("Metric Name") != METRIC or row.get("ID") in (None, "", "ID"):
+    for row in _rows(text):
+        if row.get("Metric Name") != METRIC:
             continue
         unit = (row.get("Metric Unit") or "").strip()
         if unit not in _NS_PER_UNIT:
             raise NcuFormatError(f"unknown duration unit {unit!r}")
-        raw = (row.get("Metric Value") or "").replace(",", "").strip()
-        try:
-            value = float(raw)
-        except ValueError:
-            continue  # "n/a": the kernel could not be profiled; counted by the caller's split
+        value = _number(row)
+        if value is None:
+            continue  # counted by the caller's split
         launches.append(Launch(int(row["ID"]), row["Kernel Name"], value * _NS_PER_UNIT[unit]))
     launches.sort(key=lambda launch: launch.id)
     return launches

@@ -38,19 +38,42 @@ namespace kerntime {
 enum class axis_kind { int64, float64, string, type };
 [[nodiscard]] std::string_view to_string(axis_kind k);
 
-// One axis: a name and the values it takes. Integer axes registered as powers of two remember it,
-// so `kerntime list` shows 2^20 and `-a N[pow2]=[...]` reads exponents.
+// One value of an axis, as a state holds it (a type axis holds the type's name).
+using axis_value = std::variant<std::int64_t, double, std::string>;
+
+// An axis's values, one typed list per kind. Integer axes registered as powers of two remember
+// it, so `kerntime list` shows 2^20 and `-a N[pow2]=[...]` reads exponents.
+struct int_axis_values {
+  std::vector<std::int64_t> values;
+  bool power_of_two = false;
+};
+struct float_axis_values {
+  std::vector<double> values;
+};
+struct string_axis_values {
+  std::vector<std::string> values;
+};
+struct type_axis_values {
+  std::vector<std::string> values; // the types' names
+};
+using axis_values =
+    std::variant<int_axis_values, float_axis_values, string_axis_values, type_axis_values>;
+
+// One axis: a name and the values it takes.
 struct axis {
   std::string name;
-  axis_kind kind = axis_kind::int64;
-  bool power_of_two = false;
-  std::vector<std::int64_t> ints;   // kind == int64
-  std::vector<double> floats;       // kind == float64
-  std::vector<std::string> strings; // kind == string or type (the type names)
+  axis_values values;
 
+  [[nodiscard]] axis_kind kind() const noexcept;
   [[nodiscard]] std::size_t size() const;
-  // The i-th value as it appears in state names, e.g. "1048576", "0.5", "bf16".
+  [[nodiscard]] bool power_of_two() const noexcept;
+  // The i-th value as a state holds it, and as it appears in state names ("1048576", "bf16").
+  [[nodiscard]] axis_value value(std::size_t i) const;
   [[nodiscard]] std::string value_text(std::size_t i) const;
+  // The list of one kind; throws kerntime::invalid_argument for an axis of another kind.
+  [[nodiscard]] const std::vector<std::int64_t>& ints() const;
+  [[nodiscard]] const std::vector<double>& floats() const;
+  [[nodiscard]] const std::vector<std::string>& strings() const; // string and type axes
 };
 
 class state;
@@ -85,10 +108,11 @@ private:
 // declares. The CLI creates it; a benchmark receives it by reference.
 class state {
 public:
-  using axis_value = std::variant<std::int64_t, double, std::string>;
+  using axis_value = kerntime::axis_value;
 
-  state(std::string benchmark_name, std::vector<std::pair<std::string, axis_value>> values,
-        protocol p);
+  // `name` is the state's identity, built once by the plan ("copy/bytes=1048576").
+  state(std::string name, std::string benchmark_name,
+        std::vector<std::pair<std::string, axis_value>> values, protocol p);
 
   // Axis values. Throw kerntime::invalid_argument naming the axis when it is missing or of
   // another kind. get_type returns the type axis value (the type's name).
@@ -126,11 +150,12 @@ public:
   [[nodiscard]] std::optional<double> bytes() const noexcept { return bytes_; }
   [[nodiscard]] const std::optional<measurement_result>& result() const noexcept { return result_; }
   // "copy/bytes=1048576": the benchmark name and each axis as name=value.
-  [[nodiscard]] std::string name() const;
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
 
 private:
   [[nodiscard]] const axis_value& find(std::string_view axis_name) const;
 
+  std::string name_;
   std::string benchmark_name_;
   std::vector<std::pair<std::string, axis_value>> values_;
   protocol protocol_;
@@ -187,7 +212,8 @@ benchmark& register_typed_benchmark(std::string name, std::string axis_name, Gen
 }
 
 // The kerntime command line over the global registry: what kerntime_main's main calls.
-// Returns the exit code (0 ok, 1 a benchmark failed, 2 bad input, 3 no CUDA device).
+// Returns the exit code (0 ok, 1 a benchmark failed, 2 bad input, 3 no CUDA device, 4 an
+// internal error of kerntime itself).
 [[nodiscard]] int run_command_line(int argc, const char* const* argv);
 
 } // namespace kerntime

@@ -1,22 +1,44 @@
 #pragma once
 // Errors are types: the caller can tell "no CUPTI here" from "your kernel faulted" from "the
-// numbers cannot be trusted" without matching strings.
+// numbers cannot be trusted" without matching strings. Each type names its kind once
+// (error_kind), and reports, exit codes, the Python module and the pytest plugin use that name.
 
+#include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace kerntime {
 
+enum class error_kind {
+  invalid_argument,    // the protocol or another argument is unusable; nothing ran
+  device_unavailable,  // no usable CUDA device; nothing ran
+  cupti_unavailable,   // CUPTI cannot be used and the caller asked for CUPTI only
+  benchmark_failed,    // the benchmarked code raised a CUDA error
+  measurement_invalid, // the timer's records cannot be trusted
+  no_measurement,      // a benchmark returned without measuring or skipping
+  other,               // an exception that is not one of kerntime's
+};
+// "invalid_argument", ..., "no_measurement"; `other` is "error".
+[[nodiscard]] std::string_view to_string(error_kind k);
+[[nodiscard]] std::optional<error_kind> parse_error_kind(std::string_view text);
+
 class error : public std::runtime_error {
 public:
   using std::runtime_error::runtime_error;
+  [[nodiscard]] virtual error_kind kind() const noexcept { return error_kind::other; }
 };
+
+// The kind of any exception: kerntime's errors by their type, anything else `other`.
+[[nodiscard]] error_kind error_kind_of(const std::exception& e) noexcept;
 
 // The protocol or another argument is unusable; nothing was run.
 class invalid_argument : public error {
 public:
   using error::error;
+  [[nodiscard]] error_kind kind() const noexcept override { return error_kind::invalid_argument; }
 };
 
 // CUPTI cannot be used in this process (not loadable, another subscriber, not supported,
@@ -24,10 +46,11 @@ public:
 // with backend = automatic kerntime falls back to CUDA events instead.
 class cupti_unavailable : public error {
 public:
-  cupti_unavailable(std::string reason)
+  explicit cupti_unavailable(std::string reason)
       : error("CUPTI unavailable: " + reason +
               " (use --backend auto to fall back to CUDA events, or release the other profiler)"),
         reason_(std::move(reason)) {}
+  [[nodiscard]] error_kind kind() const noexcept override { return error_kind::cupti_unavailable; }
   [[nodiscard]] const std::string& reason() const noexcept { return reason_; }
 
 private:
@@ -41,6 +64,7 @@ public:
       : error("benchmark failed during " + where + ": CUDA error " + cuda_error_name),
         cuda_error_(cuda_error), cuda_error_name_(std::move(cuda_error_name)),
         where_(std::move(where)) {}
+  [[nodiscard]] error_kind kind() const noexcept override { return error_kind::benchmark_failed; }
   [[nodiscard]] int cuda_error() const noexcept { return cuda_error_; }
   [[nodiscard]] const std::string& cuda_error_name() const noexcept { return cuda_error_name_; }
   [[nodiscard]] const std::string& where() const noexcept { return where_; }
@@ -55,6 +79,7 @@ private:
 class device_unavailable : public error {
 public:
   using error::error;
+  [[nodiscard]] error_kind kind() const noexcept override { return error_kind::device_unavailable; }
 };
 
 // The timer ran but its records cannot be trusted (dropped records, zero or inverted
@@ -62,6 +87,9 @@ public:
 class measurement_invalid : public error {
 public:
   using error::error;
+  [[nodiscard]] error_kind kind() const noexcept override {
+    return error_kind::measurement_invalid;
+  }
 };
 
 } // namespace kerntime

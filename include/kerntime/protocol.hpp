@@ -31,7 +31,46 @@ struct protocol {
   bool discard_throttled = false;   // re-run throttled trials (bounded)
 };
 
-// An empty result means valid; otherwise a message naming the field and the fix.
+// How the people who set the protocol name each setting, so a message names what they typed:
+// C++ and Python callers see the field names (the defaults), the command line its flags.
+struct setting_names {
+  std::string_view warmup = "warmup";
+  std::string_view trials = "trials";
+  std::string_view repeats = "repeats";
+  std::string_view input_sets = "input_sets";
+  std::string_view no_flush = "flush_l2=false";
+  std::string_view flush_bytes = "flush_bytes";
+  std::string_view backend = "backend";
+  std::string_view metric = "metric";
+  std::string_view no_telemetry = "telemetry=false";
+  std::string_view throttle_threshold = "throttle_threshold";
+  std::string_view discard_throttled = "discard_throttled";
+  std::string_view assign = "="; // between a name and a value in an example: "repeats=50"
+};
+
+// The protocol as a person gives it: counts as typed, the timer and the metric by name, the
+// flush size only when given. parse_protocol checks it and builds the protocol: the command line
+// and the Python module both call it, so every check and message exists once.
+struct protocol_request {
+  long long warmup = protocol{}.warmup;
+  long long trials = protocol{}.trials;
+  long long repeats = protocol{}.repeats;
+  long long input_sets = protocol{}.input_sets;
+  bool flush_l2 = true;
+  std::optional<long long> flush_bytes; // given: at least 1, and only with the flush on
+  std::string backend = "auto";         // auto, cupti or events
+  std::string metric = "span";          // span or busy
+  bool telemetry = true;
+  double throttle_threshold = protocol{}.throttle_threshold;
+  bool discard_throttled = false; // needs telemetry, which detects throttling
+};
+
+// Throws kerntime::invalid_argument with one line naming the setting (as `names` spell it), the
+// value and the fix.
+[[nodiscard]] protocol parse_protocol(const protocol_request& request,
+                                      const setting_names& names = {});
+
+// An empty result means valid; otherwise the message parse_protocol would give, naming the field.
 [[nodiscard]] std::optional<std::string> validate(const protocol& p);
 
 [[nodiscard]] std::string_view to_string(backend_request b);

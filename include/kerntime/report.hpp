@@ -9,9 +9,11 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "kerntime/errors.hpp"
 #include "kerntime/result.hpp"
 
 namespace kerntime {
@@ -19,19 +21,23 @@ namespace kerntime {
 enum class run_status { ok, failed, skipped };
 [[nodiscard]] std::string_view to_string(run_status s);
 
-// One state of one benchmark: a benchmark name plus one value per axis.
+// "gemm_bf16/M=4096/N=4096": the benchmark name and each axis as name=value. The one way a
+// state's identity is spelled; the plan builds it once and every record carries it.
+[[nodiscard]] std::string
+make_state_name(std::string_view benchmark,
+                std::span<const std::pair<std::string, std::string>> axes);
+
+// One state of one benchmark: what happened when it ran.
 struct benchmark_run {
   std::string benchmark;                                 // e.g. "gemm_bf16"
   std::vector<std::pair<std::string, std::string>> axes; // axis name and value, in axis order
+  std::string state_name;                                // make_state_name(benchmark, axes)
   run_status status = run_status::ok;
-  std::string error_kind; // failed runs: "benchmark_failed", "measurement_invalid", ...
-  std::string message;    // failed: the error; skipped: the reason
+  std::optional<error_kind> error;          // failed runs: what kind of failure
+  std::string message;                      // failed: the error; skipped: the reason
   std::optional<measurement_result> result; // present when status == ok
   std::optional<double> flops;              // per iteration, when the benchmark declared them
   std::optional<double> bytes;              // read + written per iteration, when declared
-
-  // "gemm_bf16/M=4096/N=4096": the benchmark name and each axis as name=value.
-  [[nodiscard]] std::string state_name() const;
 };
 
 // Facts about the whole run, shared by every benchmark in it.
@@ -63,6 +69,18 @@ private:
 [[nodiscard]] std::unique_ptr<report_writer> make_junit_writer();
 [[nodiscard]] std::unique_ptr<report_writer> make_csv_writer();
 [[nodiscard]] std::unique_ptr<report_writer> make_trace_writer(); // Chrome/Perfetto
+
+// Every report format, once: its name (the Python module's), the command line's flag for a file
+// of it, what the file holds, and its writer.
+struct report_format {
+  std::string_view name;        // "gbench_json"
+  std::string_view flag;        // "--gbench-json"; markdown has none (it goes to stdout)
+  std::string_view description; // for --help
+  std::unique_ptr<report_writer> (*make_writer)();
+};
+[[nodiscard]] std::span<const report_format> report_formats();
+// Throws kerntime::invalid_argument listing the known names when `name` is not one.
+[[nodiscard]] const report_format& find_report_format(std::string_view name);
 
 // The kerntime JSON of one measurement (the "result" object of the schema), for the Python module.
 [[nodiscard]] std::string to_json(const measurement_result& result);

@@ -22,6 +22,8 @@ struct summary_statistics {
 struct trial_statistics {
   std::vector<double> means;
   std::vector<double> medians;
+  double mean_of_means = 0; // what Google Benchmark's mean and median aggregates report
+  double median_of_means = 0;
   double stdev_of_means = 0; // sample stdev of the trial means (0 with one trial)
   double cv_of_means = 0;    // stdev_of_means / mean of the trial means
 };

@@ -10,15 +10,10 @@ The measurement is kerntime's C++ engine (CUPTI pure kernel time on a cold L2, C
 CUPTI is unavailable); this package prepares the arguments and the stream and wraps the result.
 """
 
+from . import errors
 from ._kerntime import __version__, json_schema_version
 from .bench_function import bench
-from .errors import (
-    BenchmarkFailed,
-    CuptiUnavailable,
-    InvalidArgument,
-    KerntimeError,
-    MeasurementInvalid,
-)
+from .errors import *  # noqa: F401,F403 (the exception classes, listed in errors.__all__)
 from .result import Kernel, Result, Sample, Statistics, Telemetry
 
 __all__ = [
@@ -30,9 +25,5 @@ __all__ = [
     "Sample",
     "Statistics",
     "Telemetry",
-    "KerntimeError",
-    "InvalidArgument",
-    "CuptiUnavailable",
-    "BenchmarkFailed",
-    "MeasurementInvalid",
+    *errors.__all__,
 ]

@@ -1,9 +1,11 @@
 """kerntime's exceptions, all derived from KerntimeError.
 
 They are the C++ engine's error types as registered by the extension, so an error raised deep in
-the engine arrives here as the matching class:
+the engine arrives here as the matching class, with ``e.kind`` naming its kind as the reports do
+(``"invalid_argument"``, ``"device_unavailable"``, ...):
 
 - InvalidArgument: the protocol or an argument is unusable; nothing ran.
+- DeviceUnavailable: no usable CUDA device (no GPU, no driver); nothing ran.
 - CuptiUnavailable: CUPTI cannot be used here (``e.reason`` says why); raised only with
   ``backend="cupti"``, ``"auto"`` falls back to CUDA events instead.
 - BenchmarkFailed: the benchmarked code raised a CUDA error (``e.cuda_error``,
@@ -18,6 +20,7 @@ raised, with its traceback.
 from ._kerntime import (
     BenchmarkFailed,
     CuptiUnavailable,
+    DeviceUnavailable,
     InvalidArgument,
     KerntimeError,
     MeasurementInvalid,
@@ -26,7 +29,14 @@ from ._kerntime import (
 __all__ = [
     "KerntimeError",
     "InvalidArgument",
+    "DeviceUnavailable",
     "CuptiUnavailable",
     "BenchmarkFailed",
     "MeasurementInvalid",
 ]
+
+
+def error_kind(error: BaseException) -> str:
+    """The report's error kind of an exception: its ``kind`` for kerntime's errors, else
+    ``"error"``."""
+    return getattr(error, "kind", "error") if isinstance(error, KerntimeError) else "error"

@@ -24,19 +24,12 @@ import pytest
 
 from . import session_report
 from .bench_function import bench
+from . import errors
 from .errors import KerntimeError
 from .result import Result
 from .session_report import RecordedResult
 
 _recorded_key = pytest.StashKey[List[RecordedResult]]()
-
-# The error kinds of the JSON schema, by exception class name.
-_error_kinds = {
-    "InvalidArgument": "invalid_argument",
-    "CuptiUnavailable": "cupti_unavailable",
-    "BenchmarkFailed": "benchmark_failed",
-    "MeasurementInvalid": "measurement_invalid",
-}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -73,8 +66,7 @@ class TestBench:
             result = bench(fn, *args, **kwargs)
         except KerntimeError as error:
             # Recorded so the session report shows the failure, then raised unchanged.
-            self._add(None, baseline, name, _error_kinds.get(type(error).__name__, "error"),
-                      str(error))
+            self._add(None, baseline, name, errors.error_kind(error), str(error))
             raise
         return self.record(result, baseline=baseline, name=name)
 

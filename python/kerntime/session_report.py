@@ -46,6 +46,7 @@ def _benchmark_run(recorded: RecordedResult) -> "_kerntime.BenchmarkRun":
     run.benchmark = recorded.test
     role = "baseline" if recorded.baseline else ("main" if recorded.main else "other")
     run.axes = [("result", recorded.label), ("role", role)]
+    run.state_name = _kerntime.make_state_name(run.benchmark, run.axes)
     if recorded.result is None:
         run.status = "failed"
         run.error_kind = recorded.error_kind

@@ -22,6 +22,27 @@ struct exception_classes {
   PyObject* cupti_unavailable = nullptr;
   PyObject* benchmark_failed = nullptr;
   PyObject* measurement_invalid = nullptr;
+  PyObject* device_unavailable = nullptr;
+
+  // The class of a kerntime error of this kind (KerntimeError for the kinds without their own).
+  [[nodiscard]] PyObject* of(error_kind kind) const {
+    switch (kind) {
+    case error_kind::invalid_argument:
+      return invalid_argument;
+    case error_kind::cupti_unavailable:
+      return cupti_unavailable;
+    case error_kind::benchmark_failed:
+      return benchmark_failed;
+    case error_kind::measurement_invalid:
+      return measurement_invalid;
+    case error_kind::device_unavailable:
+      return device_unavailable;
+    case error_kind::no_measurement:
+    case error_kind::other:
+      break;
+    }
+    return error;
+  }
 };
 
 exception_classes& classes() {
@@ -58,6 +79,9 @@ void bind_errors(py::module_& m) {
   c.measurement_invalid = py::register_exception<kerntime::measurement_invalid>(
                               m, "MeasurementInvalid", py::handle(c.error))
                               .ptr();
+  c.device_unavailable = py::register_exception<kerntime::device_unavailable>(
+                             m, "DeviceUnavailable", py::handle(c.error))
+                             .ptr();
 
   // pybind11 takes a plain function pointer with the exception_ptr by value.
   // NOLINTNEXTLINE(performance-unnecessary-value-param)
@@ -68,19 +92,22 @@ void bind_errors(py::module_& m) {
     const auto& c = classes();
     try {
       std::rethrow_exception(thrown);
-    } catch (const kerntime::cupti_unavailable& e) {
+    } catch (const kerntime::error& e) {
+      // Every kerntime error carries its kind, as the reports and the pytest plugin name it.
       py::dict attributes;
-      attributes["reason"] = e.reason();
-      raise_with_attributes(c.cupti_unavailable, e.what(), attributes);
-    } catch (const kerntime::benchmark_failed& e) {
-      py::dict attributes;
-      attributes["cuda_error"] = e.cuda_error();
-      attributes["cuda_error_name"] = e.cuda_error_name();
-      attributes["where"] = e.where();
-      raise_with_attributes(c.benchmark_failed, e.what(), attributes);
+      attributes["kind"] = std::string(to_string(e.kind()));
+      if (const auto* unavailable = dynamic_cast<const kerntime::cupti_unavailable*>(&e)) {
+        attributes["reason"] = unavailable->reason();
+      }
+      if (const auto* failed = dynamic_cast<const kerntime::benchmark_failed*>(&e)) {
+        attributes["cuda_error"] = failed->cuda_error();
+        attributes["cuda_error_name"] = failed->cuda_error_name();
+        attributes["where"] = failed->where();
+      }
+      raise_with_attributes(c.of(e.kind()), e.what(), attributes);
     }
-    // Everything else (other kerntime errors, pybind11's error_already_set carrying the
-    // user's own Python exception) falls through to the translators registered before.
+    // Everything else (pybind11's error_already_set carrying the user's own Python exception)
+    // falls through to the translators registered before.
   });
 
   // Internal, for the tests of this translation on machines where the engine cannot run.
@@ -98,6 +125,9 @@ void bind_errors(py::module_& m) {
         }
         if (kind == "measurement_invalid") {
           throw kerntime::measurement_invalid(message);
+        }
+        if (kind == "device_unavailable") {
+          throw kerntime::device_unavailable(message);
         }
         throw kerntime::error(message);
       },

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "kerntime/cuda.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/measure.hpp"
 #include "kerntime/protocol.hpp"
@@ -26,31 +27,6 @@ struct call_arguments {
   py::dict kwargs;
 };
 
-protocol make_protocol(int warmup, int trials, int repeats, bool flush_l2, int input_sets,
-                       const std::string& backend, const std::string& metric) {
-  protocol p;
-  p.warmup = warmup;
-  p.trials = trials;
-  p.repeats = repeats;
-  p.flush_l2 = flush_l2;
-  p.input_sets = input_sets;
-  const auto requested_backend = parse_backend_request(backend);
-  if (!requested_backend) {
-    throw invalid_argument("backend must be \"auto\", \"cupti\" or \"events\" (got \"" + backend +
-                           "\")");
-  }
-  p.backend = *requested_backend;
-  const auto requested_metric = parse_headline_metric(metric);
-  if (!requested_metric) {
-    throw invalid_argument("metric must be \"span\" or \"busy\" (got \"" + metric + "\")");
-  }
-  p.metric = *requested_metric;
-  if (auto problem = validate(p)) {
-    throw invalid_argument(*problem);
-  }
-  return p;
-}
-
 // Python hands streams over as integers, with 0 meaning the legacy default stream (what
 // torch.cuda.current_stream().cuda_stream reports for it). measure() reads a null stream as
 // "create your own", so 0 is passed on as cudaStreamLegacy, which names the same stream.
@@ -61,18 +37,20 @@ cudaStream_t to_stream(std::uintptr_t handle) {
   return reinterpret_cast<cudaStream_t>(handle); // NOLINT(performance-no-int-to-ptr)
 }
 
-void check_cuda(cudaError_t status, const char* where) {
-  if (status != cudaSuccess) {
-    throw benchmark_failed(static_cast<int>(status), cudaGetErrorName(status), where);
-  }
-}
-
-measurement_result measure_python(const py::object& fn, const py::list& input_sets, int warmup,
-                                  int trials, int repeats, bool flush_l2,
-                                  const std::string& backend, const std::string& metric,
-                                  std::uintptr_t stream, int device, bool wait_for_inputs) {
-  const protocol p = make_protocol(warmup, trials, repeats, flush_l2,
-                                   static_cast<int>(py::len(input_sets)), backend, metric);
+measurement_result measure_python(const py::object& fn, const py::list& input_sets,
+                                  long long warmup, long long trials, long long repeats,
+                                  bool flush_l2, const std::string& backend,
+                                  const std::string& metric, std::uintptr_t stream, int device,
+                                  bool wait_for_inputs) {
+  protocol_request request;
+  request.warmup = warmup;
+  request.trials = trials;
+  request.repeats = repeats;
+  request.flush_l2 = flush_l2;
+  request.input_sets = static_cast<long long>(py::len(input_sets));
+  request.backend = backend;
+  request.metric = metric;
+  const protocol p = parse_protocol(request);
   std::vector<call_arguments> calls;
   calls.reserve(py::len(input_sets));
   for (const auto& set : input_sets) {

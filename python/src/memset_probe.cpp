@@ -9,7 +9,7 @@
 #include <cstddef>
 
 #include "bindings.hpp"
-#include "kerntime/errors.hpp"
+#include "kerntime/cuda.hpp"
 #include "kerntime/measure.hpp"
 
 namespace py = pybind11;
@@ -17,26 +17,14 @@ namespace py = pybind11;
 namespace kerntime::python {
 namespace {
 
-void check_cuda(cudaError_t status, const char* where) {
-  if (status != cudaSuccess) {
-    throw benchmark_failed(static_cast<int>(status), cudaGetErrorName(status), where);
-  }
-}
-
 // Owns a device buffer; every launch is a memset of all of it on the legacy default stream.
 class memset_probe {
 public:
-  explicit memset_probe(std::size_t bytes) : bytes_(bytes) {
-    check_cuda(cudaMalloc(&buffer_, bytes_), "allocating the probe");
-  }
-  ~memset_probe() { cudaFree(buffer_); }
-  memset_probe(const memset_probe&) = delete;
-  memset_probe& operator=(const memset_probe&) = delete;
-  memset_probe(memset_probe&&) = delete;
-  memset_probe& operator=(memset_probe&&) = delete;
+  explicit memset_probe(std::size_t bytes) : buffer_(bytes) {}
 
   void launch() const {
-    check_cuda(cudaMemsetAsync(buffer_, 0, bytes_, cudaStreamLegacy), "probe memset");
+    check_cuda(cudaMemsetAsync(buffer_.data(), 0, buffer_.bytes(), cudaStreamLegacy),
+               "probe memset");
   }
 
   // The C++ path: measure() with a C++ work function on the same stream bench() uses by default.
@@ -51,8 +39,7 @@ public:
   }
 
 private:
-  std::size_t bytes_;
-  void* buffer_ = nullptr;
+  device_buffer<std::byte> buffer_;
 };
 
 } // namespace

@@ -31,38 +31,26 @@ run_status parse_run_status(const std::string& text) {
                          "\")");
 }
 
-std::unique_ptr<report_writer> make_writer(const std::string& format) {
-  if (format == "markdown") {
-    return make_markdown_writer();
-  }
-  if (format == "json") {
-    return make_json_writer();
-  }
-  if (format == "gbench_json") {
-    return make_gbench_json_writer();
-  }
-  if (format == "junit") {
-    return make_junit_writer();
-  }
-  if (format == "csv") {
-    return make_csv_writer();
-  }
-  if (format == "trace") {
-    return make_trace_writer();
-  }
-  throw invalid_argument("unknown report format \"" + format +
-                         "\": markdown, json, gbench_json, junit, csv or trace");
-}
-
 std::string render_report(const std::string& format, const run_context& context,
                           const std::vector<benchmark_run>& runs) {
   std::ostringstream out;
-  make_writer(format)->print(out, context, runs);
+  find_report_format(format).make_writer()->print(out, context, runs);
   return out.str();
 }
 
 void write_text_atomically(const std::filesystem::path& path, const std::string& text) {
   write_file_atomically(path, [&text](std::ostream& out) { out << text; });
+}
+
+// "" is no error; otherwise one of the schema's error kinds.
+std::optional<error_kind> parse_kind(const std::string& text) {
+  if (text.empty()) {
+    return std::nullopt;
+  }
+  if (auto kind = parse_error_kind(text)) {
+    return kind;
+  }
+  throw invalid_argument("unknown error kind \"" + text + "\"");
 }
 
 } // namespace
@@ -75,12 +63,25 @@ void bind_reports(py::module_& m) {
       .def_property(
           "status", [](const benchmark_run& r) { return std::string(to_string(r.status)); },
           [](benchmark_run& r, const std::string& text) { r.status = parse_run_status(text); })
-      .def_readwrite("error_kind", &benchmark_run::error_kind)
+      .def_readwrite("state_name", &benchmark_run::state_name)
+      .def_property(
+          "error_kind",
+          [](const benchmark_run& r) {
+            return r.error ? std::string(to_string(*r.error)) : std::string();
+          },
+          [](benchmark_run& r, const std::string& text) { r.error = parse_kind(text); })
       .def_readwrite("message", &benchmark_run::message)
       .def_readwrite("result", &benchmark_run::result)
       .def_readwrite("flops", &benchmark_run::flops)
-      .def_readwrite("bytes", &benchmark_run::bytes)
-      .def("state_name", &benchmark_run::state_name);
+      .def_readwrite("bytes", &benchmark_run::bytes);
+  m.def(
+      "make_state_name",
+      [](const std::string& benchmark,
+         const std::vector<std::pair<std::string, std::string>>& axes) {
+        return make_state_name(benchmark, axes);
+      },
+      py::arg("benchmark"), py::arg("axes"),
+      "\"benchmark/axis=value/...\": the name a state is known by in every report.");
   py::class_<run_context>(m, "RunContext")
       .def(py::init<>())
       .def_readwrite("kerntime_version", &run_context::kerntime_version)

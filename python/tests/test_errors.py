@@ -9,7 +9,8 @@ from kerntime import _kerntime
 
 
 @pytest.mark.parametrize("cls", [kerntime.InvalidArgument, kerntime.CuptiUnavailable,
-                                 kerntime.BenchmarkFailed, kerntime.MeasurementInvalid])
+                                 kerntime.BenchmarkFailed, kerntime.MeasurementInvalid,
+                                 kerntime.DeviceUnavailable])
 def test_every_error_derives_from_kerntime_error(cls):
     assert issubclass(cls, kerntime.KerntimeError)
     assert issubclass(kerntime.KerntimeError, Exception)
@@ -17,8 +18,8 @@ def test_every_error_derives_from_kerntime_error(cls):
 
 def test_errors_are_distinct_types():
     classes = {kerntime.InvalidArgument, kerntime.CuptiUnavailable, kerntime.BenchmarkFailed,
-               kerntime.MeasurementInvalid}
-    assert len(classes) == 4
+               kerntime.MeasurementInvalid, kerntime.DeviceUnavailable}
+    assert len(classes) == 5
     assert not issubclass(kerntime.CuptiUnavailable, kerntime.BenchmarkFailed)
 
 
@@ -44,6 +45,21 @@ def test_benchmark_failed_carries_the_cuda_error():
 def test_other_errors_keep_their_message(kind, cls):
     with pytest.raises(cls, match="dropped 12 records"):
         _kerntime._throw_error(kind, "dropped 12 records")
+
+
+@pytest.mark.parametrize("kind, cls", [("invalid_argument", kerntime.InvalidArgument),
+                                       ("device_unavailable", kerntime.DeviceUnavailable),
+                                       ("cupti_unavailable", kerntime.CuptiUnavailable),
+                                       ("benchmark_failed", kerntime.BenchmarkFailed),
+                                       ("measurement_invalid", kerntime.MeasurementInvalid),
+                                       ("error", kerntime.KerntimeError)])
+def test_every_error_carries_the_kind_the_reports_name_it_by(kind, cls):
+    with pytest.raises(cls) as caught:
+        _kerntime._throw_error(kind, "a message")
+    assert type(caught.value) is cls
+    assert caught.value.kind == kind
+    assert kerntime.errors.error_kind(caught.value) == kind
+    assert kerntime.errors.error_kind(KeyError("not kerntime's")) == "error"
 
 
 def test_errors_module_exports_the_same_classes():

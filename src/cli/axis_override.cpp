@@ -57,7 +57,7 @@ template <typename Number> std::optional<Number> parse_number(std::string_view t
 [[noreturn]] void bad_value(const axis_override& o, const axis& a, std::string_view value,
                             std::string_view expected) {
   throw invalid_argument(fmt::format("axis spec '-a {}': '{}' is not {} (axis '{}' is a {} axis)",
-                                     o.spec, value, expected, a.name, to_string(a.kind)));
+                                     o.spec, value, expected, a.name, to_string(a.kind())));
 }
 
 std::int64_t parse_int(const axis_override& o, const axis& a, std::string_view text) {
@@ -220,18 +220,20 @@ axis_override parse_axis_override(std::string_view spec) {
 }
 
 axis apply_axis_override(const axis& original, const axis_override& o) {
-  axis a = original;
-  a.ints.clear();
-  a.floats.clear();
-  a.strings.clear();
-  a.power_of_two = false;
-  if (o.power_of_two && original.kind != axis_kind::int64) {
+  if (o.power_of_two && original.kind() != axis_kind::int64) {
     throw invalid_argument(fmt::format("axis spec '-a {}': [pow2] applies to int axes, and '{}' "
                                        "is a {} axis; drop [pow2]",
-                                       o.spec, original.name, to_string(original.kind)));
+                                       o.spec, original.name, to_string(original.kind())));
   }
-  switch (original.kind) {
-  case axis_kind::int64:
+  if (o.range && (original.kind() == axis_kind::string || original.kind() == axis_kind::type)) {
+    throw invalid_argument(fmt::format("axis spec '-a {}': a range applies to int and float "
+                                       "axes; list the values of {} axis '{}' as [A,B]",
+                                       o.spec, to_string(original.kind()), original.name));
+  }
+  axis a{original.name, {}};
+  switch (original.kind()) {
+  case axis_kind::int64: {
+    int_axis_values ints{{}, o.power_of_two};
     if (o.power_of_two) {
       for (const auto exponent : int_values(o, original)) {
         if (exponent < 0 || exponent > 62) {
@@ -240,33 +242,30 @@ axis apply_axis_override(const axis& original, const axis_override& o) {
               "e.g. [10:20:2] for 1024..1048576",
               o.spec, exponent));
         }
-        a.ints.push_back(std::int64_t{1} << exponent);
+        ints.values.push_back(std::int64_t{1} << exponent);
       }
-      a.power_of_two = true;
     } else {
-      a.ints = int_values(o, original);
+      ints.values = int_values(o, original);
     }
+    a.values = std::move(ints);
     break;
+  }
   case axis_kind::float64:
-    a.floats = float_values(o, original);
+    a.values = float_axis_values{float_values(o, original)};
     break;
   case axis_kind::string:
+    a.values = string_axis_values{o.values};
+    break;
   case axis_kind::type:
-    if (o.range) {
-      throw invalid_argument(fmt::format("axis spec '-a {}': a range applies to int and float "
-                                         "axes; list the values of {} axis '{}' as [A,B]",
-                                         o.spec, to_string(original.kind), original.name));
-    }
     for (const auto& v : o.values) {
-      if (original.kind == axis_kind::type &&
-          std::find(original.strings.begin(), original.strings.end(), v) ==
-              original.strings.end()) {
-        throw invalid_argument(
-            fmt::format("axis spec '-a {}': type axis '{}' has no type '{}'; it has {}", o.spec,
-                        original.name, v, fmt::join(original.strings, ", ")));
+      const auto& types = original.strings();
+      if (std::find(types.begin(), types.end(), v) == types.end()) {
+        throw invalid_argument(fmt::format("axis spec '-a {}': type axis '{}' has no type '{}'; it "
+                                           "has {}",
+                                           o.spec, original.name, v, fmt::join(types, ", ")));
       }
-      a.strings.push_back(v);
     }
+    a.values = type_axis_values{o.values};
     break;
   }
   return a;

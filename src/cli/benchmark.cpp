@@ -39,11 +39,7 @@ benchmark& benchmark::add_axis(axis a) {
 }
 
 benchmark& benchmark::add_int_axis(std::string name, std::vector<std::int64_t> values) {
-  axis a;
-  a.name = std::move(name);
-  a.kind = axis_kind::int64;
-  a.ints = std::move(values);
-  return add_axis(std::move(a));
+  return add_axis({std::move(name), int_axis_values{std::move(values)}});
 }
 
 benchmark& benchmark::add_int_power_of_two_axis(std::string name, int first_exponent,
@@ -54,38 +50,23 @@ benchmark& benchmark::add_int_power_of_two_axis(std::string name, int first_expo
         "(got first {}, last {}, step {})",
         name_, name, first_exponent, last_exponent, step));
   }
-  axis a;
-  a.name = std::move(name);
-  a.kind = axis_kind::int64;
-  a.power_of_two = true;
+  int_axis_values powers{{}, true};
   for (int e = first_exponent; e <= last_exponent; e += step) {
-    a.ints.push_back(std::int64_t{1} << e);
+    powers.values.push_back(std::int64_t{1} << e);
   }
-  return add_axis(std::move(a));
+  return add_axis({std::move(name), std::move(powers)});
 }
 
 benchmark& benchmark::add_float_axis(std::string name, std::vector<double> values) {
-  axis a;
-  a.name = std::move(name);
-  a.kind = axis_kind::float64;
-  a.floats = std::move(values);
-  return add_axis(std::move(a));
+  return add_axis({std::move(name), float_axis_values{std::move(values)}});
 }
 
 benchmark& benchmark::add_string_axis(std::string name, std::vector<std::string> values) {
-  axis a;
-  a.name = std::move(name);
-  a.kind = axis_kind::string;
-  a.strings = std::move(values);
-  return add_axis(std::move(a));
+  return add_axis({std::move(name), string_axis_values{std::move(values)}});
 }
 
 benchmark& benchmark::add_type_axis(std::string name, std::vector<std::string> type_names) {
-  axis a;
-  a.name = std::move(name);
-  a.kind = axis_kind::type;
-  a.strings = std::move(type_names);
-  return add_axis(std::move(a));
+  return add_axis({std::move(name), type_axis_values{std::move(type_names)}});
 }
 
 benchmark_registry& benchmark_registry::global() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <ostream>
 
 #include <CLI/CLI.hpp>
@@ -24,25 +25,26 @@ struct selection_flags {
   std::vector<std::string> axis_specs;
 };
 
+// The run command's flags: the protocol as typed, then the report files.
 struct run_flags {
-  int warmup = protocol{}.warmup;
-  int trials = protocol{}.trials;
-  int repeats = protocol{}.repeats;
-  int input_sets = protocol{}.input_sets;
-  bool no_flush = false;
-  long long flush_bytes = 0;
-  std::string backend = "auto";
-  std::string metric = "span";
-  bool no_telemetry = false;
-  double throttle_threshold = protocol{}.throttle_threshold;
-  bool discard_throttled = false;
-  std::string json;
-  std::string gbench_json;
-  std::string junit;
-  std::string csv;
-  std::string trace;
+  protocol_request protocol;
+  std::map<std::string, std::string> files; // report file by flag ("--json")
   bool quiet = false;
 };
+
+// The protocol's settings as the command line spells them, for its flags and its messages.
+constexpr setting_names flag_names{.warmup = "--warmup",
+                                   .trials = "--trials",
+                                   .repeats = "--repeat",
+                                   .input_sets = "--input-sets",
+                                   .no_flush = "--no-flush",
+                                   .flush_bytes = "--flush-bytes",
+                                   .backend = "--backend",
+                                   .metric = "--metric",
+                                   .no_telemetry = "--no-telemetry",
+                                   .throttle_threshold = "--throttle-threshold",
+                                   .discard_throttled = "--discard-throttled",
+                                   .assign = " "};
 
 // Errors are one line: a CI log shows the first line, and a person reads one sentence.
 std::string one_line(std::string text) {
@@ -65,96 +67,49 @@ void add_selection_options(CLI::App& command, selection_flags& flags) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
-void add_run_options(CLI::App& run, run_flags& flags) {
-  run.add_option("--warmup", flags.warmup, "Untimed iterations before measuring")
+std::string flag(std::string_view name) {
+  return std::string(name);
+}
+
+void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
+  auto& p = flags.protocol;
+  const auto& n = flag_names;
+  run.add_option(flag(n.warmup), p.warmup, "Untimed iterations before measuring")
       ->capture_default_str();
-  run.add_option("--trials", flags.trials, "Independent groups of measured iterations")
+  run.add_option(flag(n.trials), p.trials, "Independent groups of measured iterations")
       ->capture_default_str();
-  run.add_option("--repeat", flags.repeats, "Measured iterations per trial")->capture_default_str();
-  run.add_option("--input-sets", flags.input_sets,
+  run.add_option(flag(n.repeats), p.repeats, "Measured iterations per trial")
+      ->capture_default_str();
+  run.add_option(flag(n.input_sets), p.input_sets,
                  "Input copies the work rotates over, so iterations see different addresses")
       ->capture_default_str();
-  run.add_flag("--no-flush", flags.no_flush,
-               "Do not flush the L2 before each iteration (hot-cache numbers)");
-  run.add_option("--flush-bytes", flags.flush_bytes,
+  run.add_flag_callback(
+      flag(n.no_flush), [&p] { p.flush_l2 = false; },
+      "Do not flush the L2 before each iteration (hot-cache numbers)");
+  run.add_option(flag(n.flush_bytes), flush_bytes,
                  "Bytes written by the L2 flush (default: twice the device's L2)");
-  run.add_option("--backend", flags.backend,
+  run.add_option(flag(n.backend), p.backend,
                  "Timer: auto (CUPTI, else CUDA events), cupti (fail without it) or events")
       ->capture_default_str();
-  run.add_option("--metric", flags.metric,
+  run.add_option(flag(n.metric), p.metric,
                  "Headline per iteration: span (first start to last end) or busy (sum of GPU "
                  "activity)")
       ->capture_default_str();
-  run.add_flag("--no-telemetry", flags.no_telemetry, "Do not read NVML or the on-GPU clock");
-  run.add_option("--throttle-threshold", flags.throttle_threshold,
+  run.add_flag_callback(
+      flag(n.no_telemetry), [&p] { p.telemetry = false; }, "Do not read NVML or the on-GPU clock");
+  run.add_option(flag(n.throttle_threshold), p.throttle_threshold,
                  "A trial whose measured SM clock is below this fraction of the maximum is "
                  "flagged as throttled")
       ->capture_default_str();
-  run.add_flag("--discard-throttled", flags.discard_throttled,
+  run.add_flag(flag(n.discard_throttled), p.discard_throttled,
                "Re-run throttled trials after a short pause (at most 3 re-runs in all)");
-  run.add_option("--json", flags.json, "Write the kerntime JSON (every sample) to FILE");
-  run.add_option("--gbench-json", flags.gbench_json,
-                 "Write Google-Benchmark-compatible JSON (for compare.py) to FILE");
-  run.add_option("--junit", flags.junit, "Write JUnit XML (a testcase per state) to FILE");
-  run.add_option("--csv", flags.csv, "Write CSV (a row per state) to FILE");
-  run.add_option("--trace", flags.trace, "Write a Chrome/Perfetto trace of one trial to FILE");
-  run.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
-}
-
-void require_at_least(std::string_view flag, long long value, long long minimum) {
-  if (value < minimum) {
-    throw invalid_argument(fmt::format("{} must be at least {} (got {}); pass {} {} or more", flag,
-                                       minimum, value, flag, minimum));
-  }
-}
-
-protocol make_protocol(const run_flags& flags, bool flush_bytes_given) {
-  require_at_least("--warmup", flags.warmup, 0);
-  require_at_least("--trials", flags.trials, 1);
-  require_at_least("--repeat", flags.repeats, 1);
-  require_at_least("--input-sets", flags.input_sets, 1);
-  protocol p;
-  p.warmup = flags.warmup;
-  p.trials = flags.trials;
-  p.repeats = flags.repeats;
-  p.input_sets = flags.input_sets;
-  p.flush_l2 = !flags.no_flush;
-  if (flush_bytes_given) {
-    if (flags.no_flush) {
-      throw invalid_argument("--flush-bytes and --no-flush contradict each other; drop one");
+  for (const auto& format : report_formats()) {
+    if (!format.flag.empty()) {
+      run.add_option(flag(format.flag), flags.files[std::string(format.flag)],
+                     std::string(format.description));
     }
-    require_at_least("--flush-bytes", flags.flush_bytes, 1);
-    p.flush_bytes = static_cast<std::size_t>(flags.flush_bytes);
   }
-  const auto backend = parse_backend_request(flags.backend);
-  if (!backend) {
-    throw invalid_argument(fmt::format(
-        "--backend {} is not a timer; pass --backend auto, --backend cupti or --backend events",
-        flags.backend));
-  }
-  p.backend = *backend;
-  const auto metric = parse_headline_metric(flags.metric);
-  if (!metric) {
-    throw invalid_argument(fmt::format(
-        "--metric {} is not a metric; pass --metric span or --metric busy", flags.metric));
-  }
-  p.metric = *metric;
-  p.telemetry = !flags.no_telemetry;
-  p.throttle_threshold = flags.throttle_threshold;
-  p.discard_throttled = flags.discard_throttled;
-  if (p.discard_throttled && !p.telemetry) {
-    throw invalid_argument("--discard-throttled and --no-telemetry contradict each other: "
-                           "throttling is detected by telemetry; drop one");
-  }
-  if (!(p.throttle_threshold > 0.0 && p.throttle_threshold <= 1.0)) {
-    throw invalid_argument(fmt::format(
-        "--throttle-threshold must be a fraction in (0, 1] (got {}); e.g. --throttle-threshold 0.9",
-        p.throttle_threshold));
-  }
-  if (auto problem = validate(p)) {
-    throw invalid_argument(*problem);
-  }
-  return p;
+  run.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
 }
 
 state_plan make_plan(const benchmark_registry& registry, const selection_flags& flags) {
@@ -168,9 +123,9 @@ state_plan make_plan(const benchmark_registry& registry, const selection_flags& 
 std::string axis_values_text(const axis& a) {
   std::vector<std::string> values;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a.power_of_two) {
+    if (a.power_of_two()) {
       values.push_back(fmt::format(
-          "2^{} = {}", std::countr_zero(static_cast<std::uint64_t>(a.ints[i])), a.ints[i]));
+          "2^{} = {}", std::countr_zero(static_cast<std::uint64_t>(a.ints()[i])), a.ints()[i]));
     } else {
       values.push_back(a.value_text(i));
     }
@@ -186,8 +141,8 @@ int list_states(const state_plan& plan, std::ostream& out) {
   for (const auto& b : plan.benchmarks) {
     out << b.registered->name() << '\n';
     for (const auto& a : b.axes) {
-      out << fmt::format("  axis {} ({}{}): {}\n", a.name, to_string(a.kind),
-                         a.power_of_two ? ", powers of two" : "", axis_values_text(a));
+      out << fmt::format("  axis {} ({}{}): {}\n", a.name, to_string(a.kind()),
+                         a.power_of_two() ? ", powers of two" : "", axis_values_text(a));
     }
     for (const auto& s : plan.states) {
       if (s.registered == b.registered) {
@@ -200,19 +155,19 @@ int list_states(const state_plan& plan, std::ostream& out) {
 }
 
 struct report_file {
-  std::string flag;
+  const report_format* format;
   std::string path;
-  std::unique_ptr<report_writer> (*make_writer)();
 };
 
 std::vector<report_file> requested_files(const run_flags& flags) {
-  std::vector<report_file> all{{"--json", flags.json, make_json_writer},
-                               {"--gbench-json", flags.gbench_json, make_gbench_json_writer},
-                               {"--junit", flags.junit, make_junit_writer},
-                               {"--csv", flags.csv, make_csv_writer},
-                               {"--trace", flags.trace, make_trace_writer}};
-  std::erase_if(all, [](const report_file& f) { return f.path.empty(); });
-  return all;
+  std::vector<report_file> files;
+  for (const auto& format : report_formats()) {
+    const auto given = flags.files.find(std::string(format.flag));
+    if (given != flags.files.end() && !given->second.empty()) {
+      files.push_back({&format, given->second});
+    }
+  }
+  return files;
 }
 
 int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan, const protocol& p,
@@ -223,7 +178,7 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   std::vector<output_path> paths;
   paths.reserve(files.size());
   for (const auto& f : files) {
-    paths.push_back({f.flag, f.path});
+    paths.push_back({std::string(f.format->flag), f.path});
   }
   check_output_paths(paths);
   if (auto problem = env.find_device_problem()) {
@@ -241,9 +196,9 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   for (const auto& f : files) {
     try {
       write_file_atomically(
-          f.path, [&](std::ostream& file) { f.make_writer()->print(file, context, runs); });
+          f.path, [&](std::ostream& file) { f.format->make_writer()->print(file, context, runs); });
     } catch (const std::exception& e) {
-      err << "kerntime: error: " << f.flag << ' ' << f.path
+      err << "kerntime: error: " << f.format->flag << ' ' << f.path
           << " was not written: " << one_line(e.what()) << '\n';
       exit_code = exit_benchmark_failed;
     }
@@ -254,7 +209,7 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   if (failed > 0) {
     for (const auto& r : runs) {
       if (r.status == run_status::failed && flags.quiet) {
-        err << "kerntime: " << r.state_name() << " failed: " << one_line(r.message) << '\n';
+        err << "kerntime: " << r.state_name << " failed: " << one_line(r.message) << '\n';
       }
     }
     err << fmt::format("kerntime: {} of {} states failed\n", failed, runs.size());
@@ -278,9 +233,10 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   selection_flags run_selection;
   selection_flags list_selection;
   run_flags flags;
+  long long flush_bytes = 0;
   auto* run = app.add_subcommand("run", "Measure the registered benchmarks (all by default)");
   add_selection_options(*run, run_selection);
-  add_run_options(*run, flags);
+  add_run_options(*run, flags, flush_bytes);
   auto* list = app.add_subcommand("list", "List the benchmarks, their axes and their states");
   add_selection_options(*list, list_selection);
   auto* info = app.add_subcommand("info", "Show the CUDA devices and whether CUPTI is usable");
@@ -317,7 +273,10 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     if (*list) {
       return list_states(make_plan(registry, list_selection), out);
     }
-    const protocol p = make_protocol(flags, run->count("--flush-bytes") > 0);
+    if (run->count(flag(flag_names.flush_bytes)) > 0) {
+      flags.protocol.flush_bytes = flush_bytes;
+    }
+    const protocol p = parse_protocol(flags.protocol, flag_names);
     const state_plan plan = make_plan(registry, run_selection);
     return run_benchmarks(args, plan, p, flags, env);
   } catch (const invalid_argument& e) {

@@ -18,7 +18,7 @@ int run_command_line(int argc, const char* const* argv) {
   } catch (const std::exception& e) {
     // Only kerntime's own faults reach here; a benchmark's errors are recorded as failed runs.
     std::cerr << "kerntime: internal error: " << e.what() << '\n';
-    return detail::exit_benchmark_failed;
+    return detail::exit_internal_error;
   }
 }
 

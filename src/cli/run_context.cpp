@@ -9,6 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "kerntime/errors.hpp"
+#include "measure/device.hpp"
+
 #ifndef KERNTIME_VERSION
 #error "KERNTIME_VERSION must be defined by the build"
 #endif
@@ -44,25 +47,13 @@ std::string utc_now_iso8601() {
   return std::string(buffer.data(), length);
 }
 
+// No measured state (all failed or skipped): the device as it reads now, if it can be read.
 std::optional<device_info> current_device() {
-  int ordinal = 0;
-  cudaDeviceProp p{};
-  if (cudaGetDevice(&ordinal) != cudaSuccess ||
-      cudaGetDeviceProperties(&p, ordinal) != cudaSuccess) {
+  try {
+    return read_current_device();
+  } catch (const error&) {
     return std::nullopt;
   }
-  device_info d{.ordinal = ordinal,
-                .name = p.name,
-                .compute_capability_major = p.major,
-                .compute_capability_minor = p.minor,
-                .multiprocessors = p.multiProcessorCount,
-                .l2_bytes = static_cast<std::size_t>(p.l2CacheSize),
-                .memory_bytes = p.totalGlobalMem,
-                .driver_version = 0,
-                .runtime_version = 0};
-  (void)cudaDriverGetVersion(&d.driver_version);
-  (void)cudaRuntimeGetVersion(&d.runtime_version);
-  return d;
 }
 
 } // namespace

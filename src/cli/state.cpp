@@ -4,9 +4,10 @@
 
 namespace kerntime {
 
-state::state(std::string benchmark_name, std::vector<std::pair<std::string, axis_value>> values,
-             protocol p)
-    : benchmark_name_(std::move(benchmark_name)), values_(std::move(values)), protocol_(p) {}
+state::state(std::string name, std::string benchmark_name,
+             std::vector<std::pair<std::string, axis_value>> values, protocol p)
+    : name_(std::move(name)), benchmark_name_(std::move(benchmark_name)),
+      values_(std::move(values)), protocol_(p) {}
 
 const state::axis_value& state::find(std::string_view axis_name) const {
   for (const auto& [name, value] : values_) {
@@ -76,25 +77,6 @@ void state::exec(const work_function& work, cudaStream_t stream) {
   }
   executed_ = true;
   result_ = measure(work, protocol_, stream);
-}
-
-std::string state::name() const {
-  std::string text = benchmark_name_;
-  for (const auto& [axis_name, value] : values_) {
-    text += '/';
-    text += axis_name;
-    text += '=';
-    std::visit(
-        [&](const auto& v) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) {
-            text += v;
-          } else {
-            text += fmt::format("{}", v);
-          }
-        },
-        value);
-  }
-  return text;
 }
 
 } // namespace kerntime

@@ -10,19 +10,6 @@
 namespace kerntime::detail {
 namespace {
 
-state::axis_value value_at(const axis& a, std::size_t i) {
-  switch (a.kind) {
-  case axis_kind::int64:
-    return a.ints[i];
-  case axis_kind::float64:
-    return a.floats[i];
-  case axis_kind::string:
-  case axis_kind::type:
-    return a.strings[i];
-  }
-  return std::string();
-}
-
 // Every combination of axis values; the last axis varies fastest, as nested loops read.
 std::vector<planned_state> expand(const benchmark& b, const std::vector<axis>& axes) {
   std::vector<planned_state> states;
@@ -31,9 +18,10 @@ std::vector<planned_state> expand(const benchmark& b, const std::vector<axis>& a
     planned_state s;
     s.registered = &b;
     for (std::size_t a = 0; a < axes.size(); ++a) {
-      s.values.emplace_back(axes[a].name, value_at(axes[a], index[a]));
+      s.values.emplace_back(axes[a].name, axes[a].value(index[a]));
+      s.axis_texts.emplace_back(axes[a].name, axes[a].value_text(index[a]));
     }
-    s.name = state(b.name(), s.values, protocol{}).name();
+    s.name = make_state_name(b.name(), s.axis_texts);
     states.push_back(std::move(s));
     std::size_t a = axes.size();
     while (a > 0) {

@@ -8,6 +8,7 @@
 
 #include "cli/axis_override.hpp"
 #include "kerntime/benchmark.hpp"
+#include "kerntime/report.hpp"
 
 namespace kerntime::detail {
 
@@ -16,9 +17,11 @@ struct planned_benchmark {
   std::vector<axis> axes; // after overrides
 };
 
+// One state: its benchmark, its axis values (typed, and as text) and its name, built once here.
 struct planned_state {
   const benchmark* registered = nullptr;
-  std::vector<std::pair<std::string, state::axis_value>> values;
+  std::vector<std::pair<std::string, axis_value>> values;
+  std::vector<std::pair<std::string, std::string>> axis_texts;
   std::string name;
 };
 

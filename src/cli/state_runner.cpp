@@ -18,27 +18,9 @@ double seconds_since(clock_type::time_point start) {
   return std::chrono::duration<double>(clock_type::now() - start).count();
 }
 
-std::vector<std::pair<std::string, std::string>> axis_texts(const planned_state& s) {
-  std::vector<std::pair<std::string, std::string>> texts;
-  for (const auto& entry : s.values) {
-    const std::string& name = entry.first; // a plain reference: lambdas may capture it
-    const auto& value = entry.second;
-    std::visit(
-        [&](const auto& v) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) {
-            texts.emplace_back(name, v);
-          } else {
-            texts.emplace_back(name, fmt::format("{}", v));
-          }
-        },
-        value);
-  }
-  return texts;
-}
-
-void record_failure(benchmark_run& run, std::string kind, std::string message) {
+void record_failure(benchmark_run& run, error_kind kind, std::string message) {
   run.status = run_status::failed;
-  run.error_kind = std::move(kind);
+  run.error = kind;
   run.message = std::move(message);
   run.result.reset();
 }
@@ -47,8 +29,9 @@ void record_failure(benchmark_run& run, std::string kind, std::string message) {
 benchmark_run run_one(const planned_state& planned, const protocol& p) {
   benchmark_run run;
   run.benchmark = planned.registered->name();
-  run.axes = axis_texts(planned);
-  state s(planned.registered->name(), planned.values, p);
+  run.axes = planned.axis_texts;
+  run.state_name = planned.name;
+  state s(planned.name, planned.registered->name(), planned.values, p);
   try {
     planned.registered->function()(s);
     run.flops = s.flops();
@@ -60,21 +43,14 @@ benchmark_run run_one(const planned_state& planned, const protocol& p) {
       run.status = run_status::ok;
       run.result = s.result();
     } else {
-      record_failure(run, "no_measurement",
+      record_failure(run, error_kind::no_measurement,
                      "the benchmark returned without calling state.exec() or state.skip()");
     }
-  } catch (const cupti_unavailable& e) {
-    record_failure(run, "cupti_unavailable", e.what());
-  } catch (const benchmark_failed& e) {
-    record_failure(run, "benchmark_failed", e.what());
-  } catch (const measurement_invalid& e) {
-    record_failure(run, "measurement_invalid", e.what());
-  } catch (const invalid_argument& e) {
-    record_failure(run, "invalid_argument", e.what());
   } catch (const std::exception& e) {
-    record_failure(run, "error", e.what());
+    record_failure(run, error_kind_of(e), e.what());
   } catch (...) {
-    record_failure(run, "error", "the benchmark threw an exception that is not a std::exception");
+    record_failure(run, error_kind::other,
+                   "the benchmark threw an exception that is not a std::exception");
   }
   // An error such as a bad launch configuration stays pending in the runtime until read; read it
   // here so it is charged to this state, not to the next one. A sticky error (illegal address)

@@ -26,9 +26,6 @@ struct gpu_activity {
   std::uint64_t end = 0;
   std::uint32_t correlation_id = 0; // of the API call that launched it
   std::uint32_t stream = 0;
-  std::uint32_t device = 0;
-  std::uint32_t graph_id = 0; // 0 unless launched as a graph node
-  std::uint64_t graph_node_id = 0;
 };
 
 // CUPTI's link from an API call to the external id that was on top of the stack when it was made.

@@ -130,6 +130,7 @@ void cupti_session::on_buffer_completed(std::uint8_t* buffer, std::size_t valid_
     const std::lock_guard lock(mutex_);
     decode_error_ = e.what();
   } catch (...) {
+    const std::lock_guard lock(mutex_);
     decode_error_ = "unknown exception while decoding CUPTI records";
   }
 }

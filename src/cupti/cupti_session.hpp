@@ -7,9 +7,9 @@
 #include <string>
 
 #include "cupti/activity_log.hpp"
+#include "cupti/attach_outcome.hpp"
 #include "cupti/cupti_library.hpp"
 #include "cupti/record_decoder.hpp"
-#include "measure/backend_choice.hpp"
 
 namespace kerntime::detail {
 

@@ -75,23 +75,22 @@ std::uint32_t record_decoder::intern(const char* name) {
 
 void record_decoder::decode(const CUpti_Activity& record) {
   switch (record.kind) {
-  case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
-  case CUPTI_ACTIVITY_KIND_KERNEL: {
+  case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
     const auto& k = reinterpret_cast<const CUpti_ActivityKernel10&>(record);
-    log_.gpu.push_back({activity_kind::kernel, intern(k.name), k.start, k.end, k.correlationId,
-                        k.streamId, k.deviceId, k.graphId, k.graphNodeId});
+    log_.gpu.push_back(
+        {activity_kind::kernel, intern(k.name), k.start, k.end, k.correlationId, k.streamId});
     break;
   }
   case CUPTI_ACTIVITY_KIND_MEMSET: {
     const auto& m = reinterpret_cast<const CUpti_ActivityMemset4&>(record);
     log_.gpu.push_back({activity_kind::memset, intern(std::string_view("[memset]")), m.start, m.end,
-                        m.correlationId, m.streamId, m.deviceId, m.graphId, m.graphNodeId});
+                        m.correlationId, m.streamId});
     break;
   }
   case CUPTI_ACTIVITY_KIND_MEMCPY: {
     const auto& m = reinterpret_cast<const CUpti_ActivityMemcpy6&>(record);
     log_.gpu.push_back({activity_kind::memcpy, intern(memcpy_name(m.copyKind)), m.start, m.end,
-                        m.correlationId, m.streamId, m.deviceId, m.graphId, m.graphNodeId});
+                        m.correlationId, m.streamId});
     break;
   }
   case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {

@@ -4,29 +4,6 @@
 
 namespace kerntime::detail {
 
-bool means_cupti_unavailable(CUptiResult result) {
-  switch (result) {
-  case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-  case CUPTI_ERROR_NOT_SUPPORTED:
-  case CUPTI_ERROR_NOT_COMPATIBLE:
-  case CUPTI_ERROR_NOT_INITIALIZED:
-  case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-  case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-  case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-  case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-  case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-  case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-  case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-  case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-  case CUPTI_ERROR_LEGACY_PROFILER_NOT_SUPPORTED:
-  case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-  case CUPTI_ERROR_CUDA_COMPILER_NOT_COMPATIBLE:
-    return true;
-  default:
-    return false;
-  }
-}
-
 backend_decision decide_backend(backend_request request, int cuda_error,
                                 const std::string& cuda_error_name, const attach_outcome& outcome) {
   // A CUDA error comes first: after a fault CUPTI still "works" and hands back zero timestamps.

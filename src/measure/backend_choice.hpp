@@ -2,27 +2,12 @@
 // Which timer runs, decided from what the caller asked for, the CUDA error state and how
 // attaching CUPTI went. Pure, so every branch is tested without a GPU.
 
-#include <cupti_result.h>
-
-#include <optional>
 #include <string>
 
+#include "cupti/attach_outcome.hpp"
 #include "kerntime/protocol.hpp"
 
 namespace kerntime::detail {
-
-// How attaching CUPTI went.
-struct attach_outcome {
-  bool attached = false;
-  std::optional<std::string> load_error; // libcupti could not be loaded
-  CUptiResult result = CUPTI_SUCCESS;    // the failing call's result when not attached
-  std::string detail;                    // the failing call and its error text
-};
-
-// True for the results that mean "CUPTI cannot be used in this process" (another subscriber,
-// not supported, insufficient privileges, virtualized, MIG and similar devices), as opposed to a
-// CUPTI failure that means kerntime or CUPTI is broken.
-[[nodiscard]] bool means_cupti_unavailable(CUptiResult result);
 
 enum class backend_action {
   use_cupti,

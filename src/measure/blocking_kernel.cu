@@ -2,21 +2,15 @@
 
 #include <cstdint>
 
-#include "measure/cuda_check.hpp"
+#include "kerntime/cuda.hpp"
 
 namespace kerntime::detail {
 namespace {
 
-__device__ std::uint64_t global_time_ns() {
-  std::uint64_t t = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 __global__ void wait_for_release(volatile int* flags, std::uint64_t timeout_ns) {
-  const std::uint64_t start = global_time_ns();
+  const std::uint64_t start = global_timer_ns();
   while (flags[0] == 0) {
-    if (global_time_ns() - start > timeout_ns) {
+    if (global_timer_ns() - start > timeout_ns) {
       flags[1] = 1;
       break;
     }
@@ -45,13 +39,12 @@ blocking_kernel::~blocking_kernel() {
   cudaFreeHost(const_cast<int*>(flags_));
 }
 
-void blocking_kernel::block(cudaStream_t stream, double timeout_ms) {
+void blocking_kernel::block(cudaStream_t stream, std::chrono::nanoseconds timeout) {
   flags_[0] = 0;
   flags_[1] = 0;
   __sync_synchronize();
-  wait_for_release<<<1, 1, 0, stream>>>(device_flags_,
-                                        static_cast<std::uint64_t>(timeout_ms * 1e6));
-  check_cuda(cudaGetLastError(), "launching the blocking kernel");
+  wait_for_release<<<1, 1, 0, stream>>>(device_flags_, static_cast<std::uint64_t>(timeout.count()));
+  check_launch("the blocking kernel");
   blocked_ = true;
 }
 

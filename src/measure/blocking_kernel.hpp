@@ -1,9 +1,11 @@
 #pragma once
 // Holds a stream until the host releases it, so the work queued behind it runs back to back on
-// the GPU without host launch gaps (the CUDA-event path). A timeout releases it if the host never
-// does (for example when the launch queue fills up), so it can never hang the GPU.
+// the GPU without host launch gaps. It releases itself after a timeout (trial_loop.hpp says how
+// long and why), so it can never hang the GPU.
 
 #include <cuda_runtime_api.h>
+
+#include <chrono>
 
 namespace kerntime::detail {
 
@@ -16,8 +18,8 @@ public:
   blocking_kernel(blocking_kernel&&) = delete;
   blocking_kernel& operator=(blocking_kernel&&) = delete;
 
-  // Enqueues the kernel; it spins until release() or `timeout_ms` of GPU time.
-  void block(cudaStream_t stream, double timeout_ms);
+  // Enqueues the kernel; it spins until release() or `timeout` of GPU time.
+  void block(cudaStream_t stream, std::chrono::nanoseconds timeout);
   void release() noexcept;
   // After the stream synchronised: whether the last block ended by timeout.
   [[nodiscard]] bool timed_out() const noexcept;

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "measure/attribution.hpp"
-#include "measure/cuda_check.hpp"
+#include "attribution/attribution.hpp"
+#include "kerntime/cuda.hpp"
 #include "measure/trial_loop.hpp"
 
 namespace kerntime::detail {
@@ -46,7 +46,6 @@ void run_iteration(cupti_session& session, iteration_context& context, std::uint
 } // namespace
 
 timed_trials time_with_cupti(cupti_session& session, iteration_context& context) {
-  timed_trials out;
   iteration_layout layout;
   layout.repeats = context.settings.repeats;
   std::uint64_t next_id = 1;
@@ -61,20 +60,15 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
     const tag_scope internal(session, tag_kind::internal, ++internal_id);
     launch();
   };
-  int timeouts = 0;
-  run_trials(
-      context, out,
+  kept_trials kept = run_trials(
+      context,
       [&](int trial) {
         const std::uint64_t first = next_id;
-        const auto enqueue_iterations = [&] {
+        run_blocked_trial(context, fmt::format("trial {}", trial + 1), as_internal, [&] {
           for (int r = 0; r < context.settings.repeats; ++r) {
             run_iteration(session, context, next_id++);
           }
-        };
-        if (run_blocked_trial(context, fmt::format("trial {}", trial + 1), as_internal,
-                              enqueue_iterations)) {
-          ++timeouts;
-        }
+        });
         layout.trial_first_ids.push_back(first);
         return first;
       },
@@ -86,20 +80,16 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
       },
       as_internal);
 
-  if (timeouts > 0) {
-    out.warnings.push_back(blocking_timeout_warning(timeouts));
-  }
   // Detach before reading: no launch may come between disabling and finalizing CUPTI.
-  activity_log log = session.detach();
+  const activity_log log = session.detach();
   // After a fault CUPTI still reports success and zero timestamps: the CUDA error comes first.
   check_device("the measured trials");
-  attribution attributed = attribute(log, layout);
-  out.samples = std::move(attributed.trials);
-  out.kernels = std::move(attributed.kernels);
-  out.trace = std::move(attributed.trace);
-  out.flush_median_ns = attributed.flush_median_ns;
-  out.warnings.insert(out.warnings.end(), attributed.warnings.begin(), attributed.warnings.end());
-  return out;
+  timed_trials timed = attribute(log, layout);
+  for (std::size_t t = 0; t < timed.trials.size(); ++t) {
+    timed.trials[t].telemetry = std::move(kept.telemetry.at(t));
+  }
+  timed.warnings.insert(timed.warnings.begin(), kept.warnings.begin(), kept.warnings.end());
+  return timed;
 }
 
 } // namespace kerntime::detail

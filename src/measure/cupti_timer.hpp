@@ -3,7 +3,8 @@
 // tagged with external correlation ids so every GPU record is attributed to exactly one iteration.
 
 #include "cupti/cupti_session.hpp"
-#include "measure/timed_trials.hpp"
+#include "measure/iteration_context.hpp"
+#include "result/timed_trials.hpp"
 
 namespace kerntime::detail {
 

@@ -4,54 +4,38 @@
 
 #include <vector>
 
-#include "measure/cuda_check.hpp"
+#include "kerntime/cuda.hpp"
 #include "measure/trial_loop.hpp"
 
 namespace kerntime::detail {
 namespace {
 
+// A start and an end event per iteration of a trial, created before timing.
 class event_pairs {
 public:
-  explicit event_pairs(int count)
-      : start_(static_cast<std::size_t>(count)), end_(static_cast<std::size_t>(count)) {
-    for (std::size_t i = 0; i < start_.size(); ++i) {
-      check_cuda(cudaEventCreate(&start_[i]), "creating timing events");
-      check_cuda(cudaEventCreate(&end_[i]), "creating timing events");
-    }
-  }
-  ~event_pairs() {
-    for (std::size_t i = 0; i < start_.size(); ++i) {
-      cudaEventDestroy(start_[i]);
-      cudaEventDestroy(end_[i]);
-    }
-  }
-  event_pairs(const event_pairs&) = delete;
-  event_pairs& operator=(const event_pairs&) = delete;
-  event_pairs(event_pairs&&) = delete;
-  event_pairs& operator=(event_pairs&&) = delete;
+  explicit event_pairs(int count) : start_(static_cast<std::size_t>(count)), end_(start_.size()) {}
 
-  cudaEvent_t start(int i) { return start_[static_cast<std::size_t>(i)]; }
-  cudaEvent_t end(int i) { return end_[static_cast<std::size_t>(i)]; }
+  cudaEvent_t start(int i) { return start_[static_cast<std::size_t>(i)].get(); }
+  cudaEvent_t end(int i) { return end_[static_cast<std::size_t>(i)].get(); }
 
 private:
-  std::vector<cudaEvent_t> start_;
-  std::vector<cudaEvent_t> end_;
+  std::vector<cuda_event> start_;
+  std::vector<cuda_event> end_;
 };
 
 } // namespace
 
 timed_trials time_with_events(iteration_context& context) {
-  timed_trials out;
+  timed_trials timed;
   const int repeats = context.settings.repeats;
   event_pairs events(repeats);
   const auto untagged = [](const auto& launch) { launch(); };
-  int timeouts = 0;
 
-  run_trials(
-      context, out,
+  kept_trials kept = run_trials(
+      context,
       [&](int trial) {
         const std::string where = fmt::format("trial {}", trial + 1);
-        const auto enqueue_iterations = [&] {
+        run_blocked_trial(context, where, untagged, [&] {
           for (int r = 0; r < repeats; ++r) {
             if (context.flush != nullptr) {
               context.flush->enqueue(context.stream); // before the start event: never timed
@@ -61,27 +45,25 @@ timed_trials time_with_events(iteration_context& context) {
             context.work(context.stream, input_set);
             check_cuda(cudaEventRecord(events.end(r), context.stream), where);
           }
-        };
-        if (run_blocked_trial(context, where, untagged, enqueue_iterations)) {
-          ++timeouts;
-        }
-        std::vector<iteration_sample> samples;
-        samples.reserve(static_cast<std::size_t>(repeats));
+        });
+        trial_result samples;
+        samples.iterations.reserve(static_cast<std::size_t>(repeats));
         for (int r = 0; r < repeats; ++r) {
           float ms = 0;
           check_cuda(cudaEventElapsedTime(&ms, events.start(r), events.end(r)), where);
           const double ns = static_cast<double>(ms) * 1e6;
-          samples.push_back({ns, ns});
+          samples.iterations.push_back({ns, ns});
         }
-        out.samples.push_back(std::move(samples));
-        return out.samples.size();
+        timed.trials.push_back(std::move(samples));
+        return timed.trials.size();
       },
-      [&](std::size_t) { out.samples.pop_back(); }, untagged);
+      [&](std::size_t) { timed.trials.pop_back(); }, untagged);
 
-  if (timeouts > 0) {
-    out.warnings.push_back(blocking_timeout_warning(timeouts));
+  for (std::size_t t = 0; t < timed.trials.size(); ++t) {
+    timed.trials[t].telemetry = std::move(kept.telemetry.at(t));
   }
-  return out;
+  timed.warnings = std::move(kept.warnings);
+  return timed;
 }
 
 } // namespace kerntime::detail

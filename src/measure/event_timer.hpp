@@ -2,7 +2,8 @@
 // The fallback timer: CUDA events around each iteration's work (the flush stays outside), with the
 // trial queued behind a blocking kernel so the GPU runs it without host launch gaps.
 
-#include "measure/timed_trials.hpp"
+#include "measure/iteration_context.hpp"
+#include "result/timed_trials.hpp"
 
 namespace kerntime::detail {
 

@@ -2,35 +2,108 @@
 
 #include <fmt/format.h>
 
-namespace kerntime {
+#include <limits>
 
-std::optional<std::string> validate(const protocol& p) {
-  auto at_least = [](const char* field, long long value,
-                     long long minimum) -> std::optional<std::string> {
-    if (value >= minimum) {
-      return std::nullopt;
+#include "kerntime/errors.hpp"
+
+namespace kerntime {
+namespace {
+
+std::optional<std::string> at_least(std::string_view name, const setting_names& names,
+                                    long long value, long long minimum) {
+  if (value >= minimum) {
+    return std::nullopt;
+  }
+  return fmt::format("{} must be at least {} (got {}); pass {}{}{} or more", name, minimum, value,
+                     name, names.assign, minimum);
+}
+
+std::optional<std::string> at_most_int(std::string_view name, long long value) {
+  if (value <= std::numeric_limits<int>::max()) {
+    return std::nullopt;
+  }
+  return fmt::format("{} must be at most {} (got {})", name, std::numeric_limits<int>::max(),
+                     value);
+}
+
+// The checks a protocol's values must pass, however they were given.
+std::optional<std::string> first_problem(long long warmup, long long trials, long long repeats,
+                                         long long input_sets, double throttle_threshold,
+                                         bool telemetry, bool discard_throttled,
+                                         const setting_names& names) {
+  const std::pair<std::string_view, std::pair<long long, long long>> counts[] = {
+      {names.warmup, {warmup, 0}},
+      {names.trials, {trials, 1}},
+      {names.repeats, {repeats, 1}},
+      {names.input_sets, {input_sets, 1}}};
+  for (const auto& [name, value_and_minimum] : counts) {
+    if (auto problem = at_least(name, names, value_and_minimum.first, value_and_minimum.second)) {
+      return problem;
     }
-    return fmt::format("{} must be at least {} (got {}); pass a value >= {}", field, minimum, value,
-                       minimum);
-  };
-  if (auto e = at_least("warmup", p.warmup, 0)) {
-    return e;
+    if (auto problem = at_most_int(name, value_and_minimum.first)) {
+      return problem;
+    }
   }
-  if (auto e = at_least("trials", p.trials, 1)) {
-    return e;
-  }
-  if (auto e = at_least("repeats", p.repeats, 1)) {
-    return e;
-  }
-  if (auto e = at_least("input_sets", p.input_sets, 1)) {
-    return e;
-  }
-  if (!(p.throttle_threshold > 0.0 && p.throttle_threshold <= 1.0)) {
-    return fmt::format("throttle_threshold must be in (0, 1] (got {}); e.g. 0.9 for 90 % of the "
+  if (!(throttle_threshold > 0.0 && throttle_threshold <= 1.0)) {
+    return fmt::format("{} must be a fraction in (0, 1] (got {}); e.g. {}{}0.9 for 90 % of the "
                        "maximum SM clock",
-                       p.throttle_threshold);
+                       names.throttle_threshold, throttle_threshold, names.throttle_threshold,
+                       names.assign);
+  }
+  if (discard_throttled && !telemetry) {
+    return fmt::format("{} and {} contradict each other: throttling is detected by telemetry; "
+                       "drop one",
+                       names.discard_throttled, names.no_telemetry);
   }
   return std::nullopt;
+}
+
+} // namespace
+
+protocol parse_protocol(const protocol_request& request, const setting_names& names) {
+  if (auto problem = first_problem(request.warmup, request.trials, request.repeats,
+                                   request.input_sets, request.throttle_threshold,
+                                   request.telemetry, request.discard_throttled, names)) {
+    throw invalid_argument(*problem);
+  }
+  protocol p;
+  p.warmup = static_cast<int>(request.warmup);
+  p.trials = static_cast<int>(request.trials);
+  p.repeats = static_cast<int>(request.repeats);
+  p.input_sets = static_cast<int>(request.input_sets);
+  p.flush_l2 = request.flush_l2;
+  if (request.flush_bytes) {
+    if (!request.flush_l2) {
+      throw invalid_argument(fmt::format("{} and {} contradict each other; drop one",
+                                         names.flush_bytes, names.no_flush));
+    }
+    if (auto problem = at_least(names.flush_bytes, names, *request.flush_bytes, 1)) {
+      throw invalid_argument(*problem);
+    }
+    p.flush_bytes = static_cast<std::size_t>(*request.flush_bytes);
+  }
+  const auto backend = parse_backend_request(request.backend);
+  if (!backend) {
+    throw invalid_argument(
+        fmt::format("{0}{1}{2} is not a timer; pass {0}{1}auto, {0}{1}cupti or {0}{1}events",
+                    names.backend, names.assign, request.backend));
+  }
+  p.backend = *backend;
+  const auto metric = parse_headline_metric(request.metric);
+  if (!metric) {
+    throw invalid_argument(fmt::format("{0}{1}{2} is not a metric; pass {0}{1}span or {0}{1}busy",
+                                       names.metric, names.assign, request.metric));
+  }
+  p.metric = *metric;
+  p.telemetry = request.telemetry;
+  p.throttle_threshold = request.throttle_threshold;
+  p.discard_throttled = request.discard_throttled;
+  return p;
+}
+
+std::optional<std::string> validate(const protocol& p) {
+  return first_problem(p.warmup, p.trials, p.repeats, p.input_sets, p.throttle_threshold,
+                       p.telemetry, p.discard_throttled, setting_names{});
 }
 
 std::string_view to_string(backend_request b) {

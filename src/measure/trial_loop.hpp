@@ -1,24 +1,42 @@
 #pragma once
-// Runs the protocol's trials with telemetry around each one, re-running throttled trials when the
-// protocol asks. Both timers use it; they differ only in how one trial is run and read.
+// The trial loop both timers share: telemetry around each trial, re-runs of throttled trials when
+// the protocol asks, and each trial queued behind the blocking kernel. The timers differ only in
+// how one trial's iterations are enqueued and read.
 
 #include <fmt/format.h>
 
 #include <chrono>
-#include <functional>
-#include <thread>
+#include <string>
+#include <vector>
 
-#include "measure/cuda_check.hpp"
-#include "measure/timed_trials.hpp"
+#include "kerntime/cuda.hpp"
+#include "measure/iteration_context.hpp"
 #include "telemetry/telemetry_probe.hpp"
 
 namespace kerntime::detail {
 
+// At most this many throttled trials are re-run in all, each after the recovery pause.
+inline constexpr int max_throttle_reruns = 3;
+inline constexpr std::chrono::milliseconds throttle_recovery{200};
+
+// The blocking kernel releases the queue by itself after this much GPU time. Long enough that
+// queueing a trial never reaches it; short enough that a full launch queue (the host blocked
+// behind the blocking kernel, ~1,000 pending launches) costs one second, not a hang. A trial it
+// released may hold host launch gaps, and the measurement says so.
+inline constexpr std::chrono::milliseconds blocking_timeout{1000};
+
+// What the loop hands back beside the samples the timer collected itself.
+struct kept_trials {
+  std::vector<trial_telemetry> telemetry; // one per kept trial, in order
+  std::vector<std::string> warnings;      // throttled trials, blocking timeouts
+};
+
 // `run_trial(slot)` runs one trial and returns a handle; `drop(handle)` forgets a re-run trial.
 // `around_probe(fn)` wraps kerntime's own GPU work (the clock check) so the timer can tag it.
 template <typename RunTrial, typename Drop, typename AroundProbe>
-void run_trials(iteration_context& context, timed_trials& out, RunTrial run_trial, Drop drop,
-                AroundProbe around_probe) {
+[[nodiscard]] kept_trials run_trials(iteration_context& context, RunTrial run_trial, Drop drop,
+                                     AroundProbe around_probe) {
+  kept_trials kept;
   int reruns_left = context.settings.discard_throttled ? max_throttle_reruns : 0;
   for (int trial = 0; trial < context.settings.trials; ++trial) {
     for (;;) {
@@ -32,40 +50,48 @@ void run_trials(iteration_context& context, timed_trials& out, RunTrial run_tria
       }
       if (telemetry.throttled && reruns_left > 0) {
         --reruns_left;
-        out.warnings.push_back(fmt::format("trial {} was throttled ({}); re-ran it after {} ms",
-                                           trial + 1, telemetry.throttle_reason,
-                                           throttle_recovery_ms));
+        kept.warnings.push_back(fmt::format("trial {} was throttled ({}); re-ran it after {} ms",
+                                            trial + 1, telemetry.throttle_reason,
+                                            throttle_recovery.count()));
         drop(handle);
-        std::this_thread::sleep_for(std::chrono::milliseconds(throttle_recovery_ms));
+        context.recovery_pause(throttle_recovery);
         continue;
       }
       if (telemetry.throttled) {
-        out.warnings.push_back(fmt::format("trial {} was throttled ({}); its samples are kept",
-                                           trial + 1, telemetry.throttle_reason));
+        kept.warnings.push_back(fmt::format("trial {} was throttled ({}); its samples are kept",
+                                            trial + 1, telemetry.throttle_reason));
       }
-      out.telemetry.push_back(std::move(telemetry));
+      kept.telemetry.push_back(std::move(telemetry));
       break;
     }
   }
+  if (context.blocking_timeouts > 0) {
+    kept.warnings.push_back(fmt::format(
+        "in {} trial(s) the host took longer than {} ms to queue the iterations (the launch queue "
+        "filled up), so the GPU started before all work was queued: times may include host launch "
+        "gaps; use fewer repeats per trial",
+        context.blocking_timeouts, blocking_timeout.count()));
+  }
+  return kept;
 }
 
 // Queues one trial behind the blocking kernel so the GPU runs it back to back (host launch gaps,
 // wider while CUPTI instruments launches, stay out of the numbers): `around_internal` wraps the
 // blocking kernel's launch (the CUPTI timer tags it as kerntime's own), `enqueue_iterations`
 // queues the trial, and the queue is released even if that throws. Then waits for the device —
-// work may run on streams joined back to ours — and checks it. Returns whether the blocking
-// kernel ran into its timeout, i.e. the GPU may have started before the trial was queued.
+// work may run on streams joined back to ours — and checks it.
 template <typename AroundInternal, typename EnqueueIterations>
-[[nodiscard]] bool run_blocked_trial(iteration_context& context, const std::string& where,
-                                     AroundInternal around_internal,
-                                     EnqueueIterations enqueue_iterations) {
-  around_internal([&] { context.blocker->block(context.stream, blocking_timeout_ms); });
+void run_blocked_trial(iteration_context& context, const std::string& where,
+                       AroundInternal around_internal, EnqueueIterations enqueue_iterations) {
+  around_internal([&] { context.blocker->block(context.stream, blocking_timeout); });
   {
     const release_at_scope_end release(*context.blocker);
     enqueue_iterations();
   }
   check_device(where);
-  return context.blocker->timed_out();
+  if (context.blocker->timed_out()) {
+    ++context.blocking_timeouts;
+  }
 }
 
 } // namespace kerntime::detail

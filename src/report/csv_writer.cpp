@@ -46,8 +46,8 @@ template <typename T> std::string optional_cell(const std::optional<T>& value, c
 }
 
 std::vector<std::string> result_cells(const benchmark_run& run) {
-  std::vector<std::string> cells = {std::string(to_string(run.status)), run.error_kind,
-                                    run.message};
+  std::vector<std::string> cells = {std::string(to_string(run.status)),
+                                    detail::error_kind_text(run), run.message};
   if (run.status != run_status::ok || !run.result) {
     cells.resize(std::size(result_columns));
     return cells;
@@ -105,7 +105,7 @@ class csv_writer final : public report_writer {
     header.insert(header.end(), std::begin(result_columns), std::end(result_columns));
     print_record(out, header);
     for (const auto& run : runs) {
-      std::vector<std::string> cells = {run.benchmark, run.state_name()};
+      std::vector<std::string> cells = {run.benchmark, run.state_name};
       for (const auto& axis : axes) {
         auto it = std::find_if(run.axes.begin(), run.axes.end(),
                                [&](const auto& a) { return a.first == axis; });

@@ -4,6 +4,7 @@
 #include "kerntime/report.hpp"
 #include "report/detail/host_facts.hpp"
 #include "report/detail/result_json.hpp"
+#include "report/detail/text.hpp"
 #include "report/detail/units.hpp"
 
 namespace kerntime {
@@ -91,7 +92,7 @@ void add_rows(json& benchmarks, const benchmark_run& run, const row_identity& id
     } else {
       row["error_occurred"] = true;
       row["error_message"] =
-          run.error_kind.empty() ? run.message : run.error_kind + ": " + run.message;
+          !run.error ? run.message : detail::error_kind_text(run) + ": " + run.message;
     }
     row["iterations"] = 0;
     row["real_time"] = 0.0;
@@ -117,23 +118,15 @@ void add_rows(json& benchmarks, const benchmark_run& run, const row_identity& id
   if (means.empty()) {
     return;
   }
-  double mean = 0;
-  for (double m : means) {
-    mean += m / static_cast<double>(means.size());
-  }
-  std::vector<double> sorted = means;
-  std::sort(sorted.begin(), sorted.end());
-  const std::size_t n = sorted.size();
-  const double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-
+  const std::size_t n = means.size();
   struct aggregate {
     const char* name;
     const char* unit;
     double value;
   };
   const aggregate aggregates[] = {
-      {"mean", "time", mean / ns_per_unit},
-      {"median", "time", median / ns_per_unit},
+      {"mean", "time", r.trials_summary.mean_of_means / ns_per_unit},
+      {"median", "time", r.trials_summary.median_of_means / ns_per_unit},
       {"stddev", "time", r.trials_summary.stdev_of_means / ns_per_unit},
       {"cv", "percentage", r.trials_summary.cv_of_means},
   };
@@ -177,7 +170,7 @@ private:
         family = std::prev(families.end());
       }
       const auto family_index = static_cast<int>(family - families.begin());
-      add_rows(benchmarks, run, {run.state_name(), family_index, instances[family_index]++});
+      add_rows(benchmarks, run, {run.state_name, family_index, instances[family_index]++});
     }
     document["benchmarks"] = std::move(benchmarks);
     out << detail::dump(document, 2) << '\n';

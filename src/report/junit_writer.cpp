@@ -121,12 +121,13 @@ class junit_writer final : public report_writer {
     print_properties(out, suite, "    ");
     for (const auto& run : runs) {
       out << R"(    <testcase classname=")" << xml_escape(run.benchmark) << R"(" name=")"
-          << xml_escape(run.state_name()) << R"(" time=")"
+          << xml_escape(run.state_name) << R"(" time=")"
           << fmt::format("{:.3f}", run.result ? run.result->wall_seconds : 0.0) << "\">\n";
       print_properties(out, properties_of(run), "      ");
       if (run.status == run_status::failed) {
         out << R"(      <failure message=")" << xml_escape(run.message) << R"(" type=")"
-            << xml_escape(run.error_kind) << "\">" << xml_escape(run.message) << "</failure>\n";
+            << xml_escape(detail::error_kind_text(run)) << "\">" << xml_escape(run.message)
+            << "</failure>\n";
       } else if (run.status == run_status::skipped) {
         out << R"(      <skipped message=")" << xml_escape(run.message) << "\"/>\n";
       }

@@ -156,11 +156,11 @@ void print_kernel_table(std::ostream& out, const measurement_result& r) {
 // Everything about one state that does not fit its row: its kernels, telemetry, warnings, or
 // why it failed or was skipped. Each part is its own block, never inside the state table.
 void print_state_details(std::ostream& out, const benchmark_run& run) {
-  out << "### " << detail::markdown_code_span(run.state_name(), kernel_name_width) << "\n\n";
+  out << "### " << detail::markdown_code_span(run.state_name, kernel_name_width) << "\n\n";
   if (run.status == run_status::failed) {
     out << "**failed**";
-    if (!run.error_kind.empty()) {
-      out << " (" << detail::markdown_text(run.error_kind) << ")";
+    if (run.error) {
+      out << " (" << detail::markdown_text(detail::error_kind_text(run)) << ")";
     }
     out << ": " << detail::markdown_text(run.message) << "\n\n";
     return;

@@ -36,7 +36,7 @@ void add_state(json& events, int pid, const benchmark_run& run) {
   // One past the largest stream id, so the lane never shares a tid with a real stream.
   const std::int64_t iteration_lane = std::int64_t{last_stream} + 1;
 
-  events.push_back(metadata("process_name", pid, 0, {{"name", run.state_name()}}));
+  events.push_back(metadata("process_name", pid, 0, {{"name", run.state_name}}));
   events.push_back(metadata("process_sort_index", pid, 0, {{"sort_index", pid}}));
   events.push_back(metadata("thread_name", pid, iteration_lane, {{"name", "iterations"}}));
   events.push_back(metadata("thread_sort_index", pid, iteration_lane, {{"sort_index", -1}}));

@@ -55,6 +55,8 @@ trial_statistics summarize_trials(const std::vector<std::vector<double>>& trials
   }
   if (!t.means.empty()) {
     const summary_statistics of_means = summarize(t.means);
+    t.mean_of_means = of_means.mean;
+    t.median_of_means = of_means.median;
     t.stdev_of_means = of_means.stdev;
     t.cv_of_means = of_means.cv;
   }

@@ -4,14 +4,10 @@
 
 #include <string>
 
+#include "kerntime/cuda.hpp"
+
 namespace kerntime::detail {
 namespace {
-
-__device__ __forceinline__ std::uint64_t global_timer_ns() {
-  std::uint64_t ns;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
-  return ns;
-}
 
 // One thread. Both ends sit on a %globaltimer tick edge, so the timer interval carries no
 // quantisation error, and each clock64() is read right after its edge was seen.

@@ -14,7 +14,6 @@ using nvml_return = int;
 inline constexpr nvml_return nvml_success = 0;
 inline constexpr nvml_return nvml_error_not_supported = 3;
 inline constexpr nvml_return nvml_error_gpu_is_lost = 15;
-inline constexpr nvml_return nvml_error_unknown = 999;
 
 // nvmlDevice_t: an opaque handle owned by NVML.
 struct nvml_device_handle;

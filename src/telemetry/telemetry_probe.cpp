@@ -54,15 +54,6 @@ std::unique_ptr<telemetry_probe> telemetry_probe::open(int cuda_device, const pr
   return open(setup, p);
 }
 
-std::unique_ptr<telemetry_probe> telemetry_probe::open(int cuda_device, const protocol& p,
-                                                       const nvml_api* api) {
-  probe_setup setup;
-  setup.cuda_device = cuda_device;
-  setup.nvml = api;
-  setup.nvml_unavailable_reason = "no NVML function table was given";
-  return open(setup, p);
-}
-
 std::unique_ptr<telemetry_probe> telemetry_probe::open(const probe_setup& setup,
                                                        const protocol& p) {
   std::unique_ptr<telemetry_probe> probe(new telemetry_probe);

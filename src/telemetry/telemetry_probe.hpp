@@ -37,9 +37,6 @@ class telemetry_probe {
 public:
   // NVML from the system (KERNTIME_NVML_PATH overrides the library path).
   [[nodiscard]] static std::unique_ptr<telemetry_probe> open(int cuda_device, const protocol& p);
-  // An injected NVML table; null means NVML is unavailable.
-  [[nodiscard]] static std::unique_ptr<telemetry_probe> open(int cuda_device, const protocol& p,
-                                                             const nvml_api* api);
   [[nodiscard]] static std::unique_ptr<telemetry_probe> open(const probe_setup& setup,
                                                              const protocol& p);
 
@@ -54,9 +51,6 @@ public:
   // Notes for measurement_result::warnings: NVML entry points that failed during the run, an
   // on-GPU clock check that could not be set up, no maximum clock to compare against.
   [[nodiscard]] const std::vector<std::string>& warnings() const { return warnings_; }
-
-  // The maximum SM clock trials are compared against: NVML's, or CUDA's peak clock rate.
-  [[nodiscard]] std::optional<double> max_sm_clock_mhz() const { return max_sm_clock_mhz_; }
 
   // Host side only: the NVML snapshot taken before the trial's work is enqueued.
   void before_trial(cudaStream_t stream);

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "cli/state_plan.hpp"
 #include "kerntime/benchmark.hpp"
 
 namespace kerntime {
@@ -20,8 +21,8 @@ TEST(registration, power_of_two_axis_values) {
   benchmark b("b", [](state&) {});
   b.add_int_power_of_two_axis("N", 10, 16, 3);
   ASSERT_EQ(b.axes().size(), 1u);
-  EXPECT_TRUE(b.axes()[0].power_of_two);
-  EXPECT_EQ(b.axes()[0].ints, (std::vector<std::int64_t>{1024, 8192, 65536}));
+  EXPECT_TRUE(b.axes()[0].power_of_two());
+  EXPECT_EQ(b.axes()[0].ints(), (std::vector<std::int64_t>{1024, 8192, 65536}));
 }
 
 TEST(registration, rejects_bad_names_and_duplicates) {
@@ -52,8 +53,21 @@ TEST(registration, rejects_bad_names_and_duplicates) {
             std::string::npos);
 }
 
+TEST(registration, the_plan_names_each_state_once_from_its_axis_values) {
+  benchmark_registry registry;
+  registry.add("b", [](state&) {})
+      .add_int_axis("N", {4096})
+      .add_float_axis("alpha", {0.5})
+      .add_string_axis("mode", {"fast"});
+  const auto plan = detail::plan_states(registry, {}, std::nullopt);
+  ASSERT_EQ(plan.states.size(), 1U);
+  EXPECT_EQ(plan.states[0].name, "b/N=4096/alpha=0.5/mode=fast");
+  EXPECT_EQ(plan.states[0].values[1].second, axis_value(0.5));
+}
+
 TEST(registration, state_reads_axes_and_accumulates_work) {
-  state s("b", {{"N", std::int64_t{4096}}, {"alpha", 0.5}, {"mode", std::string("fast")}}, {});
+  state s("b/N=4096/alpha=0.5/mode=fast", "b",
+          {{"N", std::int64_t{4096}}, {"alpha", 0.5}, {"mode", std::string("fast")}}, {});
   EXPECT_EQ(s.get_int("N"), 4096);
   EXPECT_DOUBLE_EQ(s.get_float("alpha"), 0.5);
   EXPECT_EQ(s.get_string("mode"), "fast");
@@ -77,7 +91,7 @@ TEST(registration, state_reads_axes_and_accumulates_work) {
 TEST(registration, protocol_reaches_the_state) {
   protocol p;
   p.input_sets = 7;
-  state s("b", {}, p);
+  state s("b", "b", {}, p);
   EXPECT_EQ(s.input_sets(), 7);
   EXPECT_TRUE(s.get_protocol().flush_l2);
   s.set_flush_l2(false);
@@ -85,7 +99,7 @@ TEST(registration, protocol_reaches_the_state) {
 }
 
 TEST(registration, skipped_state_does_not_measure) {
-  state s("b", {}, {});
+  state s("b", "b", {}, {});
   s.skip("too large for this device");
   bool ran = false;
   s.exec([&](cudaStream_t, int) { ran = true; });
@@ -110,15 +124,18 @@ TEST(registration, typed_benchmark_dispatches_on_the_type_axis) {
       "registration_test_typed", "T",
       [](state& s, auto type) { record_size<typename decltype(type)::type>(s); });
   ASSERT_EQ(b.axes().size(), 1u);
-  EXPECT_EQ(b.axes()[0].kind, axis_kind::type);
-  EXPECT_EQ(b.axes()[0].strings, (std::vector<std::string>{"char", "double"}));
-  state with_double("registration_test_typed", {{"T", std::string("double")}}, {});
+  EXPECT_EQ(b.axes()[0].kind(), axis_kind::type);
+  EXPECT_EQ(b.axes()[0].strings(), (std::vector<std::string>{"char", "double"}));
+  state with_double("registration_test_typed/T=double", "registration_test_typed",
+                    {{"T", std::string("double")}}, {});
   b.function()(with_double);
   EXPECT_EQ(with_double.skip_reason(), "8");
-  state with_char("registration_test_typed", {{"T", std::string("char")}}, {});
+  state with_char("registration_test_typed/T=char", "registration_test_typed",
+                  {{"T", std::string("char")}}, {});
   b.function()(with_char);
   EXPECT_EQ(with_char.skip_reason(), "1");
-  state unknown("registration_test_typed", {{"T", std::string("bool")}}, {});
+  state unknown("registration_test_typed/T=bool", "registration_test_typed",
+                {{"T", std::string("bool")}}, {});
   EXPECT_THROW(b.function()(unknown), invalid_argument);
 }
 

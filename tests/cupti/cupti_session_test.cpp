@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "activity_buffer.hpp"
 #include "kerntime/errors.hpp"
-#include "support/activity_buffer.hpp"
 
 namespace kerntime::detail {
 namespace {

@@ -9,11 +9,9 @@
 #include <thread>
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 #include "fill_kernel.hpp"
 #include "gpu_test.hpp"
 #include "graph_work_count.hpp"
-#include "owned_stream.hpp"
 #include "result_queries.hpp"
 #include "spin_kernel.hpp"
 
@@ -21,8 +19,6 @@ namespace kerntime::gpu_tests {
 namespace {
 
 using namespace std::chrono_literals;
-using gpu_workloads::device_buffer;
-using gpu_workloads::owned_stream;
 
 constexpr std::size_t fill_count = std::size_t{4} << 20; // 16 MiB of ints
 
@@ -39,15 +35,15 @@ class attribution : public gpu_test {};
 
 TEST_F(attribution, a_memset_and_a_user_fill_kernel_in_the_call_are_both_counted) {
   const int sets = 3;
-  device_buffer buffers(fill_count * sizeof(int) * sets);
+  device_buffer<int> buffers(fill_count * sets);
   protocol p = cupti_protocol();
   p.input_sets = sets;
 
   const measurement_result r = measure(
       [&](cudaStream_t stream, int set) {
-        int* out = buffers.as<int>() + fill_count * static_cast<std::size_t>(set);
+        int* out = buffers.data() + fill_count * static_cast<std::size_t>(set);
         KT_CUDA_CHECK(cudaMemsetAsync(out, 0, fill_count * sizeof(int), stream));
-        gpu_workloads::launch_fill(stream, out, 7, fill_count);
+        testkit::launch_fill(stream, out, 7, fill_count);
       },
       p);
 
@@ -70,7 +66,7 @@ TEST_F(attribution, a_memset_and_a_user_fill_kernel_in_the_call_are_both_counted
 }
 
 TEST_F(attribution, kernels_on_two_streams_are_all_attributed_and_overlap_makes_busy_exceed_span) {
-  owned_stream side;
+  cuda_stream side;
   cudaEvent_t fork = nullptr;
   cudaEvent_t join = nullptr;
   KT_CUDA_CHECK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
@@ -81,8 +77,8 @@ TEST_F(attribution, kernels_on_two_streams_are_all_attributed_and_overlap_makes_
       [&](cudaStream_t stream, int) {
         KT_CUDA_CHECK(cudaEventRecord(fork, stream));
         KT_CUDA_CHECK(cudaStreamWaitEvent(side.get(), fork));
-        gpu_workloads::launch_spin(stream, 20us);
-        gpu_workloads::launch_spin(side.get(), 20us);
+        testkit::launch_spin(stream, 20us);
+        testkit::launch_spin(side.get(), 20us);
         KT_CUDA_CHECK(cudaEventRecord(join, side.get()));
         KT_CUDA_CHECK(cudaStreamWaitEvent(stream, join));
       },
@@ -99,19 +95,19 @@ TEST_F(attribution, kernels_on_two_streams_are_all_attributed_and_overlap_makes_
 }
 
 TEST_F(attribution, every_kernel_node_of_a_graph_launched_in_the_call_is_attributed) {
-  owned_stream capture_stream;
-  device_buffer out(fill_count * sizeof(int));
+  cuda_stream capture_stream;
+  device_buffer<int> out(fill_count);
   const auto build_graph_work = [&](cudaStream_t stream) {
-    gpu_workloads::launch_spin(stream, 3us);
-    gpu_workloads::launch_fill(stream, out.as<int>(), 1, fill_count);
-    gpu_workloads::launch_spin(stream, 2us);
-    gpu_workloads::launch_empty(stream);
+    testkit::launch_spin(stream, 3us);
+    testkit::launch_fill(stream, out.data(), 1, fill_count);
+    testkit::launch_spin(stream, 2us);
+    testkit::launch_empty(stream);
   };
   KT_CUDA_CHECK(cudaStreamBeginCapture(capture_stream.get(), cudaStreamCaptureModeThreadLocal));
   build_graph_work(capture_stream.get());
   cudaGraph_t graph = nullptr;
   KT_CUDA_CHECK(cudaStreamEndCapture(capture_stream.get(), &graph));
-  const gpu_workloads::graph_work_count nodes = gpu_workloads::count_graph_work(graph);
+  const testkit::graph_work_count nodes = testkit::count_graph_work(graph);
   cudaGraphExec_t graph_exec = nullptr;
   KT_CUDA_CHECK(cudaGraphInstantiate(&graph_exec, graph, 0));
   ASSERT_EQ(nodes.kernels, 4);
@@ -130,14 +126,13 @@ TEST_F(attribution, every_kernel_node_of_a_graph_launched_in_the_call_is_attribu
 }
 
 TEST_F(attribution, a_kernel_launched_from_another_thread_is_reported_as_untagged_work) {
-  device_buffer out(fill_count * sizeof(int));
+  device_buffer<int> out(fill_count);
   const protocol p = cupti_protocol();
   try {
     const measurement_result r = measure(
         [&](cudaStream_t stream, int) {
-          gpu_workloads::launch_spin(stream, 2us);
-          std::thread helper(
-              [&] { gpu_workloads::launch_fill(stream, out.as<int>(), 3, fill_count); });
+          testkit::launch_spin(stream, 2us);
+          std::thread helper([&] { testkit::launch_fill(stream, out.data(), 3, fill_count); });
           helper.join();
         },
         p);

@@ -31,9 +31,9 @@ namespace {
     const measurement_result r = measure(
         [&](cudaStream_t stream, int) {
           if (calls++ == faulting_call) {
-            gpu_workloads::launch_illegal_address_write(stream);
+            testkit::launch_illegal_address_write(stream);
           } else {
-            gpu_workloads::launch_spin(stream, std::chrono::microseconds(2));
+            testkit::launch_spin(stream, std::chrono::microseconds(2));
           }
         },
         p);

@@ -4,13 +4,10 @@
 #include <kerntime/measure.hpp>
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 #include "gpu_test.hpp"
 
 namespace kerntime::gpu_tests {
 namespace {
-
-using gpu_workloads::device_buffer;
 
 class cold_cache : public gpu_test {};
 
@@ -20,13 +17,13 @@ TEST_F(cold_cache, a_16_mib_copy_reads_slower_with_the_flush_than_without) {
   // The input sets are copies shifted by 256 bytes within one pool: every iteration sees other
   // addresses, yet all sets fit in L2 together, so without the flush the copy stays hot.
   constexpr std::size_t shift = 256;
-  device_buffer source(copy_bytes + shift * sets);
-  device_buffer destination(copy_bytes + shift * sets);
-  KT_CUDA_CHECK(cudaMemset(source.get(), 0x5a, source.bytes()));
+  device_buffer<char> source(copy_bytes + shift * sets);
+  device_buffer<char> destination(copy_bytes + shift * sets);
+  KT_CUDA_CHECK(cudaMemset(source.data(), 0x5a, source.bytes()));
   const work_function copy = [&](cudaStream_t stream, int set) {
     const std::size_t offset = shift * static_cast<std::size_t>(set);
-    KT_CUDA_CHECK(cudaMemcpyAsync(destination.as<char>() + offset, source.as<char>() + offset,
-                                  copy_bytes, cudaMemcpyDeviceToDevice, stream));
+    KT_CUDA_CHECK(cudaMemcpyAsync(destination.data() + offset, source.data() + offset, copy_bytes,
+                                  cudaMemcpyDeviceToDevice, stream));
   };
   protocol p;
   p.input_sets = sets;

@@ -21,7 +21,7 @@ namespace {
 void CUPTIAPI ignore_callback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
 
 const work_function spin_10us = [](cudaStream_t stream, int) {
-  gpu_workloads::launch_spin(stream, std::chrono::microseconds(10));
+  testkit::launch_spin(stream, std::chrono::microseconds(10));
 };
 
 protocol short_protocol(backend_request backend) {

@@ -22,9 +22,7 @@ class event_fallback_agreement : public gpu_test, public ::testing::WithParamInt
 
 TEST_P(event_fallback_agreement, reads_the_kernel_plus_a_fixed_event_cost) {
   const std::chrono::nanoseconds spin = std::chrono::microseconds(GetParam());
-  const work_function work = [&](cudaStream_t stream, int) {
-    gpu_workloads::launch_spin(stream, spin);
-  };
+  const work_function work = [&](cudaStream_t stream, int) { testkit::launch_spin(stream, spin); };
   protocol p;
   p.backend = backend_request::cupti;
   const measurement_result cupti = measure(work, p);

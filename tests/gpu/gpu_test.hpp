@@ -4,14 +4,14 @@
 
 #include <gtest/gtest.h>
 
-#include "device_buffer.hpp"
+#include "cuda_check.hpp"
 
 namespace kerntime::gpu_tests {
 
 class gpu_test : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (gpu_workloads::cuda_device_count() == 0) {
+    if (testkit::cuda_device_count() == 0) {
       GTEST_SKIP() << "no CUDA device on this machine; GPU tests run on the H200 "
                       "(scripts/gpu_check.sh)";
     }

@@ -12,17 +12,12 @@
 #include <vector>
 
 #include "cuda_check.hpp"
-#include "device_buffer.hpp"
 #include "gpu_test.hpp"
 #include "graph_work_count.hpp"
-#include "owned_stream.hpp"
 #include "result_queries.hpp"
 
 namespace kerntime::gpu_tests {
 namespace {
-
-using gpu_workloads::device_buffer;
-using gpu_workloads::owned_stream;
 
 constexpr int input_sets = 3;
 
@@ -37,14 +32,14 @@ protocol cupti_protocol() {
 }
 
 // Random-looking, never zero: zeros can run faster than real data.
-template <typename T, typename Make> void upload_pattern(const device_buffer& to, Make make) {
-  std::vector<T> host(to.bytes() / sizeof(T));
+template <typename T, typename Make> void upload_pattern(const device_buffer<T>& to, Make make) {
+  std::vector<T> host(to.size());
   std::uint32_t state = 12345u;
   for (T& value : host) {
     state = state * 1664525u + 1013904223u;
     value = make(state);
   }
-  KT_CUDA_CHECK(cudaMemcpy(to.get(), host.data(), to.bytes(), cudaMemcpyHostToDevice));
+  KT_CUDA_CHECK(cudaMemcpy(to.data(), host.data(), to.bytes(), cudaMemcpyHostToDevice));
 }
 
 void expect_breakdown_is_complete(const measurement_result& r, int captured_operations) {
@@ -65,38 +60,37 @@ class library_kernels : public gpu_test {};
 
 TEST_F(library_kernels, a_cublas_bf16_gemm_lists_every_kernel_it_launches) {
   constexpr int n = 2048;
-  const std::size_t matrix_bytes = std::size_t{n} * n * sizeof(__nv_bfloat16);
-  device_buffer a(matrix_bytes * input_sets);
-  device_buffer b(matrix_bytes * input_sets);
-  device_buffer c(matrix_bytes * input_sets);
+  const std::size_t matrix = std::size_t{n} * n;
+  device_buffer<__nv_bfloat16> a(matrix * input_sets);
+  device_buffer<__nv_bfloat16> b(matrix * input_sets);
+  device_buffer<__nv_bfloat16> c(matrix * input_sets);
   const auto random_bf16 = [](std::uint32_t s) {
     return __float2bfloat16(static_cast<float>(s >> 8) / 16777216.0f - 0.5f);
   };
   upload_pattern<__nv_bfloat16>(a, random_bf16);
   upload_pattern<__nv_bfloat16>(b, random_bf16);
-  owned_stream stream;
+  cuda_stream stream;
   cublasHandle_t handle = nullptr;
   KT_LIBRARY_CHECK("cuBLAS", cublasCreate(&handle));
   // A workspace of our own, so cuBLAS never allocates inside the timed region or the capture.
-  device_buffer workspace(std::size_t{64} << 20);
+  device_buffer<std::byte> workspace(std::size_t{64} << 20);
   KT_LIBRARY_CHECK("cuBLAS", cublasSetStream(handle, stream.get()));
-  KT_LIBRARY_CHECK("cuBLAS", cublasSetWorkspace(handle, workspace.get(), workspace.bytes()));
+  KT_LIBRARY_CHECK("cuBLAS", cublasSetWorkspace(handle, workspace.data(), workspace.bytes()));
 
   const auto gemm = [&](cudaStream_t s, int set) {
     const float alpha = 1.0f;
     const float beta = 0.0f;
-    const std::size_t offset = matrix_bytes * static_cast<std::size_t>(set);
+    const std::size_t offset = matrix * static_cast<std::size_t>(set);
     KT_LIBRARY_CHECK("cuBLAS", cublasSetStream(handle, s));
-    KT_LIBRARY_CHECK("cuBLAS",
-                     cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha,
-                                  a.as<char>() + offset, CUDA_R_16BF, n, b.as<char>() + offset,
-                                  CUDA_R_16BF, n, &beta, c.as<char>() + offset, CUDA_R_16BF, n,
-                                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    KT_LIBRARY_CHECK("cuBLAS", cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha,
+                                            a.data() + offset, CUDA_R_16BF, n, b.data() + offset,
+                                            CUDA_R_16BF, n, &beta, c.data() + offset, CUDA_R_16BF,
+                                            n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   };
   gemm(stream.get(), 0); // let cuBLAS pick and load its kernels before the capture
   KT_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-  const gpu_workloads::graph_work_count captured =
-      gpu_workloads::count_captured_work(stream.get(), [&](cudaStream_t s) { gemm(s, 0); });
+  const testkit::graph_work_count captured =
+      testkit::count_captured_work(stream.get(), [&](cudaStream_t s) { gemm(s, 0); });
 
   const measurement_result r = measure(gemm, cupti_protocol(), stream.get());
   KT_LIBRARY_CHECK("cuBLAS", cublasDestroy(handle));
@@ -107,24 +101,23 @@ TEST_F(library_kernels, a_cublas_bf16_gemm_lists_every_kernel_it_launches) {
 
 TEST_F(library_kernels, a_cub_radix_sort_lists_every_pass) {
   constexpr std::size_t keys = std::size_t{1} << 22;
-  device_buffer keys_in(keys * sizeof(std::uint32_t) * input_sets);
-  device_buffer keys_out(keys * sizeof(std::uint32_t) * input_sets);
+  device_buffer<std::uint32_t> keys_in(keys * input_sets);
+  device_buffer<std::uint32_t> keys_out(keys * input_sets);
   upload_pattern<std::uint32_t>(keys_in, [](std::uint32_t s) { return s; });
   std::size_t temp_bytes = 0;
-  KT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys_in.as<std::uint32_t>(),
-                                               keys_out.as<std::uint32_t>(), keys));
-  device_buffer temp(temp_bytes);
-  owned_stream stream;
+  KT_CUDA_CHECK(
+      cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, keys_in.data(), keys_out.data(), keys));
+  device_buffer<std::byte> temp(temp_bytes);
+  cuda_stream stream;
 
   const auto sort = [&](cudaStream_t s, int set) {
     const std::size_t offset = keys * static_cast<std::size_t>(set);
     std::size_t bytes = temp.bytes();
-    KT_CUDA_CHECK(
-        cub::DeviceRadixSort::SortKeys(temp.get(), bytes, keys_in.as<std::uint32_t>() + offset,
-                                       keys_out.as<std::uint32_t>() + offset, keys, 0, 32, s));
+    KT_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, keys_in.data() + offset,
+                                                 keys_out.data() + offset, keys, 0, 32, s));
   };
-  const gpu_workloads::graph_work_count captured =
-      gpu_workloads::count_captured_work(stream.get(), [&](cudaStream_t s) { sort(s, 0); });
+  const testkit::graph_work_count captured =
+      testkit::count_captured_work(stream.get(), [&](cudaStream_t s) { sort(s, 0); });
   ASSERT_GE(captured.kernels, 2) << "a 32-bit radix sort runs several passes";
 
   const measurement_result r = measure(sort, cupti_protocol(), stream.get());

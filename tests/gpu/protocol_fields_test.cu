@@ -10,7 +10,6 @@
 
 #include "cuda_check.hpp"
 #include "gpu_test.hpp"
-#include "owned_stream.hpp"
 #include "spin_kernel.hpp"
 
 namespace kerntime::gpu_tests {
@@ -37,7 +36,7 @@ TEST_F(protocol_fields, trials_repeats_warmup_and_input_sets_shape_the_run) {
   const measurement_result r = measure(
       [&](cudaStream_t stream, int set) {
         input_sets_seen.push_back(set);
-        gpu_workloads::launch_spin(stream, 2us);
+        testkit::launch_spin(stream, 2us);
       },
       p);
 
@@ -77,7 +76,7 @@ TEST_F(protocol_fields, trials_repeats_warmup_and_input_sets_shape_the_run) {
 TEST_F(protocol_fields, the_protocol_is_returned_and_the_flush_size_is_the_one_asked_for) {
   const protocol p = unusual_protocol();
   const measurement_result r =
-      measure([](cudaStream_t stream, int) { gpu_workloads::launch_spin(stream, 2us); }, p);
+      measure([](cudaStream_t stream, int) { testkit::launch_spin(stream, 2us); }, p);
   EXPECT_EQ(r.flush_bytes, p.flush_bytes);
   EXPECT_EQ(r.protocol_used.warmup, p.warmup);
   EXPECT_EQ(r.protocol_used.trials, p.trials);
@@ -95,21 +94,21 @@ TEST_F(protocol_fields, the_default_flush_is_twice_the_l2) {
   protocol p = unusual_protocol();
   p.flush_bytes = 0;
   const measurement_result r =
-      measure([](cudaStream_t stream, int) { gpu_workloads::launch_spin(stream, 2us); }, p);
+      measure([](cudaStream_t stream, int) { testkit::launch_spin(stream, 2us); }, p);
   EXPECT_EQ(r.flush_bytes, 2 * static_cast<std::size_t>(l2_bytes));
   EXPECT_EQ(r.device.l2_bytes, static_cast<std::size_t>(l2_bytes));
 
   p.flush_l2 = false;
   const measurement_result unflushed =
-      measure([](cudaStream_t stream, int) { gpu_workloads::launch_spin(stream, 2us); }, p);
+      measure([](cudaStream_t stream, int) { testkit::launch_spin(stream, 2us); }, p);
   EXPECT_EQ(unflushed.flush_bytes, 0u);
 }
 
 TEST_F(protocol_fields, the_headline_is_the_median_of_the_chosen_metric) {
   protocol p = unusual_protocol();
   const work_function work = [](cudaStream_t stream, int) {
-    gpu_workloads::launch_spin(stream, 3us);
-    gpu_workloads::launch_spin(stream, 2us);
+    testkit::launch_spin(stream, 3us);
+    testkit::launch_spin(stream, 2us);
   };
   p.metric = headline_metric::span;
   const measurement_result by_span = measure(work, p);
@@ -124,11 +123,11 @@ TEST_F(protocol_fields, the_headline_is_the_median_of_the_chosen_metric) {
 }
 
 TEST_F(protocol_fields, the_work_runs_on_the_callers_stream_or_on_a_stream_of_kerntimes_own) {
-  gpu_workloads::owned_stream mine;
+  cuda_stream mine;
   std::set<cudaStream_t> seen;
   const work_function work = [&](cudaStream_t stream, int) {
     seen.insert(stream);
-    gpu_workloads::launch_spin(stream, 2us);
+    testkit::launch_spin(stream, 2us);
   };
   static_cast<void>(measure(work, unusual_protocol(), mine.get()));
   EXPECT_EQ(seen, std::set<cudaStream_t>{mine.get()});

@@ -23,7 +23,7 @@ TEST_P(spin_duration, reads_at_least_the_requested_time_and_within_one_microseco
   p.metric = headline_metric::span;
 
   const measurement_result r =
-      measure([&](cudaStream_t stream, int) { gpu_workloads::launch_spin(stream, requested); }, p);
+      measure([&](cudaStream_t stream, int) { testkit::launch_spin(stream, requested); }, p);
 
   const double requested_ns = static_cast<double>(requested.count());
   EXPECT_EQ(r.backend, timing_backend::cupti);

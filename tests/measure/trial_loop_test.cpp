@@ -1,10 +1,12 @@
 // The trial loop with a real telemetry probe over an NVML stand-in that reports power capping:
-// throttled trials are re-run only when asked, at most max_throttle_reruns times, and always said.
+// throttled trials are re-run only when asked, at most max_throttle_reruns times after the
+// recovery pause (injected here, so the test does not sleep), and always said.
 
 #include "measure/trial_loop.hpp"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,8 @@ struct loop_run {
   int trials_run = 0;
   int dropped = 0;
   int probe_calls = 0;
-  timed_trials out;
+  std::vector<std::chrono::milliseconds> pauses;
+  kept_trials out;
 };
 
 loop_run run_loop(const protocol& p, std::uint64_t reasons) {
@@ -34,8 +37,9 @@ loop_run run_loop(const protocol& p, std::uint64_t reasons) {
   const work_function work = [](cudaStream_t, int) {};
   iteration_context context{work, p, nullptr, nullptr, probe.get(), nullptr};
   loop_run run;
-  run_trials(
-      context, run.out, [&](int) { return ++run.trials_run; }, [&](int) { ++run.dropped; },
+  context.recovery_pause = [&](std::chrono::milliseconds pause) { run.pauses.push_back(pause); };
+  run.out = run_trials(
+      context, [&](int) { return ++run.trials_run; }, [&](int) { ++run.dropped; },
       [&](const auto& probe_call) {
         ++run.probe_calls;
         probe_call();
@@ -57,6 +61,7 @@ TEST(trial_loop, throttled_trials_are_kept_and_said_unless_discarding_is_asked) 
   const loop_run run = run_loop(p, clock_event_reason::sw_power_cap);
   EXPECT_EQ(run.trials_run, 4);
   EXPECT_EQ(run.dropped, 0);
+  EXPECT_TRUE(run.pauses.empty());
   EXPECT_EQ(run.probe_calls, 8); // before and after every trial, each wrapped for tagging
   ASSERT_EQ(run.out.telemetry.size(), 4U);
   EXPECT_TRUE(run.out.telemetry[0].throttled);
@@ -70,6 +75,8 @@ TEST(trial_loop, discarding_re_runs_at_most_the_bound_then_keeps_and_says_so) {
   const loop_run run = run_loop(p, clock_event_reason::sw_power_cap);
   EXPECT_EQ(run.trials_run, 4 + max_throttle_reruns);
   EXPECT_EQ(run.dropped, max_throttle_reruns);
+  EXPECT_EQ(run.pauses,
+            std::vector<std::chrono::milliseconds>(max_throttle_reruns, throttle_recovery));
   EXPECT_EQ(run.out.telemetry.size(), 4U);
   EXPECT_EQ(count_containing(run.out.warnings, "re-ran it"),
             static_cast<std::size_t>(max_throttle_reruns));

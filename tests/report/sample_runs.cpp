@@ -81,6 +81,8 @@ benchmark_run ok_run() {
   r.busy = statistics(170000, 170400.5, 1100);
   r.trials_summary.means = {175000.0, 176600.5};
   r.trials_summary.medians = {174900.0, 176000.0};
+  r.trials_summary.mean_of_means = 175800.25;
+  r.trials_summary.median_of_means = 175800.25;
   r.trials_summary.stdev_of_means = 1131.72;
   r.trials_summary.cv_of_means = 0.0064377;
   trial_result first;
@@ -115,6 +117,7 @@ benchmark_run ok_run() {
   benchmark_run run;
   run.benchmark = "gemm_bf16";
   run.axes = {{"M", "4096"}, {"N", "4096"}};
+  run.state_name = make_state_name(run.benchmark, run.axes);
   run.result = std::move(r);
   run.flops = 2.0 * 4096 * 4096 * 4096;
   run.bytes = 3.0 * 4096 * 4096 * 2;
@@ -130,8 +133,9 @@ std::vector<benchmark_run> sample_runs() {
   benchmark_run failed;
   failed.benchmark = "gemm_bf16";
   failed.axes = {{"M", "8192"}, {"N", "4096"}};
+  failed.state_name = make_state_name(failed.benchmark, failed.axes);
   failed.status = run_status::failed;
-  failed.error_kind = "benchmark_failed";
+  failed.error = error_kind::benchmark_failed;
   failed.message = "benchmark failed during trial 1: CUDA error cudaErrorIllegalAddress, "
                    "\"kernel <a&b>\"\nsee compute-sanitizer";
   failed.flops = 2.0 * 8192 * 4096 * 4096;
@@ -140,6 +144,7 @@ std::vector<benchmark_run> sample_runs() {
   benchmark_run skipped;
   skipped.benchmark = "gemm_bf16";
   skipped.axes = {{"M", "16384"}, {"N", "4096"}};
+  skipped.state_name = make_state_name(skipped.benchmark, skipped.axes);
   skipped.status = run_status::skipped;
   skipped.message = "needs 3 GiB, device has 2, sorry";
   runs.push_back(skipped);
@@ -157,6 +162,8 @@ std::vector<benchmark_run> sample_runs() {
   events.busy = events.stats;
   events.trials_summary.means = {13600};
   events.trials_summary.medians = {13500};
+  events.trials_summary.mean_of_means = 13600;
+  events.trials_summary.median_of_means = 13600;
   trial_result only;
   only.iterations = {{13500, 13500}, {13700, 13700}};
   events.trials = {only};
@@ -165,6 +172,7 @@ std::vector<benchmark_run> sample_runs() {
   benchmark_run copy;
   copy.benchmark = "device_copy";
   copy.axes = {{"bytes", "16777216"}, {"l2", "cold"}};
+  copy.state_name = make_state_name(copy.benchmark, copy.axes);
   copy.result = std::move(events);
   copy.bytes = 2.0 * 16777216;
   runs.push_back(copy);

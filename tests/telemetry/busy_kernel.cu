@@ -1,21 +1,17 @@
 #include "busy_kernel.hpp"
 
+#include "kerntime/cuda.hpp"
+
 namespace kerntime::testing {
 namespace {
 
 __device__ unsigned busy_sink;
 
-__device__ std::uint64_t now_ns() {
-  std::uint64_t ns;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
-  return ns;
-}
-
 // Integer work between polls keeps the SM's pipelines (and so its power draw) busy.
 __global__ void busy(std::uint64_t nanoseconds) {
-  const std::uint64_t start = now_ns();
+  const std::uint64_t start = global_timer_ns();
   unsigned x = threadIdx.x;
-  while (now_ns() - start < nanoseconds) {
+  while (global_timer_ns() - start < nanoseconds) {
     for (int i = 0; i < 64; ++i) {
       x = x * 1664525U + 1013904223U;
     }

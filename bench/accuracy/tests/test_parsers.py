@@ -46,6 +46,14 @@ class NcuCsv(unittest.TestCase):
         self.assertAlmostEqual(split.sums_ns()[0], 175000 + 3104)
         self.assertEqual(sorted(split.calls_per_iteration().values()), [1.0, 1.0])
 
+    def test_any_metric_is_read_per_kernel_in_launch_order_as_printed(self):
+        text = read("sample_ncu_gemm.csv")
+        durations = ncu_csv.read_metric(text, ncu_csv.METRIC)
+        self.assertEqual(len(durations), len(ncu_csv.read_launches(text)))
+        self.assertEqual(durations[0], 1024.0)
+        self.assertAlmostEqual(durations[6], 3.104)  # printed in useconds: not converted
+        self.assertEqual(ncu_csv.read_metric(text, "sm__cycles_elapsed.avg.per_second"), [])
+
     def test_a_block_that_does_not_divide_is_an_error_not_a_guess(self):
         launches = ncu_csv.read_launches(read("sample_ncu_gemm.csv"))
         with self.assertRaises(ncu_csv.NcuFormatError):

@@ -1,5 +1,7 @@
 #include "report/detail/result_json.hpp"
 
+#include "report/detail/text.hpp"
+
 namespace kerntime::detail {
 namespace {
 
@@ -144,10 +146,11 @@ json run_to_json(const benchmark_run& run) {
   }
   const bool ok = run.status == run_status::ok;
   return {{"benchmark", run.benchmark},
-          {"state_name", run.state_name()},
+          {"state_name", run.state_name},
           {"axes", std::move(axes)},
           {"status", std::string(to_string(run.status))},
-          {"error_kind", run.status == run_status::failed ? json(run.error_kind) : json(nullptr)},
+          {"error_kind",
+           run.status == run_status::failed ? json(detail::error_kind_text(run)) : json(nullptr)},
           {"message", ok ? json(nullptr) : json(run.message)},
           {"flops_per_iteration", optional_value(run.flops)},
           {"bytes_per_iteration", optional_value(run.bytes)},

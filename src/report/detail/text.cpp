@@ -280,4 +280,8 @@ std::string csv_field(std::string_view raw) {
   return out;
 }
 
+std::string error_kind_text(const benchmark_run& run) {
+  return run.error ? std::string(to_string(*run.error)) : std::string();
+}
+
 } // namespace kerntime::detail

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "kerntime/report.hpp"
+
 namespace kerntime::detail {
 
 // The text with every invalid UTF-8 sequence replaced by U+FFFD, so that strict readers (JSON,
@@ -37,5 +39,8 @@ namespace kerntime::detail {
 
 // One RFC 4180 field: quoted when it holds a comma, a quote, CR, LF or edge spaces; quotes doubled.
 [[nodiscard]] std::string csv_field(std::string_view text);
+
+// A failed run's error kind as every format spells it; empty for a run that did not fail.
+[[nodiscard]] std::string error_kind_text(const benchmark_run& run);
 
 } // namespace kerntime::detail

@@ -1,0 +1,34 @@
+#include "measure/device.hpp"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include "kerntime/cuda.hpp"
+#include "kerntime/errors.hpp"
+
+namespace kerntime::detail {
+
+device_info read_current_device() {
+  int count = 0;
+  if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0) {
+    throw device_unavailable(fmt::format(
+        "no CUDA device found ({}); kerntime measures work on an NVIDIA GPU: run it on a machine "
+        "with one and a working driver",
+        e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports zero devices"));
+  }
+  device_info d;
+  check_cuda(cudaGetDevice(&d.ordinal), "reading the current device");
+  cudaDeviceProp props{};
+  check_cuda(cudaGetDeviceProperties(&props, d.ordinal), "reading the device properties");
+  d.name = props.name;
+  d.compute_capability_major = props.major;
+  d.compute_capability_minor = props.minor;
+  d.multiprocessors = props.multiProcessorCount;
+  d.l2_bytes = static_cast<std::size_t>(props.l2CacheSize);
+  d.memory_bytes = props.totalGlobalMem;
+  check_cuda(cudaDriverGetVersion(&d.driver_version), "reading the driver version");
+  check_cuda(cudaRuntimeGetVersion(&d.runtime_version), "reading the runtime version");
+  return d;
+}
+
+} // namespace kerntime::detail

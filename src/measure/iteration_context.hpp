@@ -1,0 +1,35 @@
+#pragma once
+// Everything a timer needs to run the protocol's iterations, prepared by measure() before timing:
+// nothing is allocated once the timed region starts.
+
+#include <chrono>
+#include <functional>
+#include <thread>
+
+#include "flush/l2_flush.hpp"
+#include "kerntime/measure.hpp"
+#include "measure/blocking_kernel.hpp"
+
+namespace kerntime::detail {
+
+class telemetry_probe;
+
+struct iteration_context {
+  const work_function& work;
+  const protocol& settings;
+  cudaStream_t stream;
+  l2_flush* flush;          // null when flush_l2 is off
+  telemetry_probe* probe;   // null when telemetry is off
+  blocking_kernel* blocker; // holds each trial's queue until it is fully enqueued
+  // The pause before re-running a throttled trial; tests replace it so they do not sleep.
+  std::function<void(std::chrono::milliseconds)> recovery_pause = [](std::chrono::milliseconds ms) {
+    std::this_thread::sleep_for(ms);
+  };
+  long long next_iteration = 0; // counts every call of `work`, warmup included
+  int blocking_timeouts = 0;    // trials the blocking kernel's timeout released (trial_loop.hpp)
+
+  // The input set of the next call, rotating over all sets.
+  int take_input_set() { return static_cast<int>(next_iteration++ % settings.input_sets); }
+};
+
+} // namespace kerntime::detail
