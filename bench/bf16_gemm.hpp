@@ -19,8 +19,6 @@ public:
   ~bf16_gemm();
   bf16_gemm(const bf16_gemm&) = delete;
   bf16_gemm& operator=(const bf16_gemm&) = delete;
-  bf16_gemm(bf16_gemm&&) = delete;
-  bf16_gemm& operator=(bf16_gemm&&) = delete;
 
   // C[set] = A[set] * B[set] on `stream`.
   void run(cudaStream_t stream, int input_set);

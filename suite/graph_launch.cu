@@ -25,7 +25,6 @@ public:
   graph_exec(graph_exec&& other) noexcept : exec_(other.exec_) { other.exec_ = nullptr; }
   graph_exec(const graph_exec&) = delete;
   graph_exec& operator=(const graph_exec&) = delete;
-  graph_exec& operator=(graph_exec&&) = delete;
   [[nodiscard]] cudaGraphExec_t get() const noexcept { return exec_; }
 
 private:

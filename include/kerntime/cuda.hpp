@@ -30,8 +30,6 @@ public:
   ~cuda_stream();
   cuda_stream(const cuda_stream&) = delete;
   cuda_stream& operator=(const cuda_stream&) = delete;
-  cuda_stream(cuda_stream&&) = delete;
-  cuda_stream& operator=(cuda_stream&&) = delete;
   [[nodiscard]] cudaStream_t get() const noexcept { return stream_; }
 
 private:
@@ -46,8 +44,6 @@ public:
   ~cuda_event();
   cuda_event(const cuda_event&) = delete;
   cuda_event& operator=(const cuda_event&) = delete;
-  cuda_event(cuda_event&&) = delete;
-  cuda_event& operator=(cuda_event&&) = delete;
   [[nodiscard]] cudaEvent_t get() const noexcept { return event_; }
 
 private:

@@ -20,6 +20,7 @@ namespace kerntime {
 
 enum class run_status { ok, failed, skipped };
 [[nodiscard]] std::string_view to_string(run_status s);
+[[nodiscard]] std::optional<run_status> parse_run_status(std::string_view text);
 
 // "gemm_bf16/M=4096/N=4096": the benchmark name and each axis as name=value. The one way a
 // state's identity is spelled; the plan builds it once and every record carries it.

@@ -21,16 +21,6 @@ namespace py = pybind11;
 namespace kerntime::python {
 namespace {
 
-run_status parse_run_status(const std::string& text) {
-  for (const auto status : {run_status::ok, run_status::failed, run_status::skipped}) {
-    if (text == to_string(status)) {
-      return status;
-    }
-  }
-  throw invalid_argument("run status must be \"ok\", \"failed\" or \"skipped\" (got \"" + text +
-                         "\")");
-}
-
 std::string render_report(const std::string& format, const run_context& context,
                           const std::vector<benchmark_run>& runs) {
   std::ostringstream out;
@@ -62,7 +52,14 @@ void bind_reports(py::module_& m) {
       .def_readwrite("axes", &benchmark_run::axes)
       .def_property(
           "status", [](const benchmark_run& r) { return std::string(to_string(r.status)); },
-          [](benchmark_run& r, const std::string& text) { r.status = parse_run_status(text); })
+          [](benchmark_run& r, const std::string& text) {
+            const auto status = parse_run_status(text);
+            if (!status) {
+              throw invalid_argument(
+                  "run status must be \"ok\", \"failed\" or \"skipped\" (got \"" + text + "\")");
+            }
+            r.status = *status;
+          })
       .def_readwrite("state_name", &benchmark_run::state_name)
       .def_property(
           "error_kind",

@@ -18,20 +18,6 @@ template <typename Values>
 
 } // namespace
 
-std::string_view to_string(axis_kind k) {
-  switch (k) {
-  case axis_kind::int64:
-    return "int";
-  case axis_kind::float64:
-    return "float";
-  case axis_kind::string:
-    return "string";
-  case axis_kind::type:
-    return "type";
-  }
-  return "?";
-}
-
 axis_kind axis::kind() const noexcept {
   // The variant's alternatives are listed in axis_kind's order.
   return static_cast<axis_kind>(values.index());

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <type_traits>
+#include <variant>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -74,36 +76,58 @@ double parse_float(const axis_override& o, const axis& a, std::string_view text)
   bad_value(o, a, text, "a finite number");
 }
 
-std::vector<std::int64_t> int_values(const axis_override& o, const axis& a) {
+// A range's bounds as given, checked: a positive step, FIRST <= LAST, at most max_axis_values.
+template <typename Number> struct checked_range {
+  Number first;
+  Number last;
+  Number step;
+};
+
+// The values of a list (`-a N=[1,2]`), or the checked bounds of a range (`-a N=[1:9:2]`).
+// `step_rule` and `example` say what a step must be for this kind of number.
+template <typename Number, typename Parse>
+std::variant<std::vector<Number>, checked_range<Number>>
+values_or_range(const axis_override& o, Parse parse, std::string_view step_rule,
+                std::string_view example) {
   if (!o.range) {
-    std::vector<std::int64_t> values;
+    std::vector<Number> values;
     for (const auto& text : o.values) {
-      values.push_back(parse_int(o, a, text));
+      values.push_back(parse(text));
     }
     return values;
   }
-  const auto first = parse_int(o, a, o.range->first);
-  const auto last = parse_int(o, a, o.range->last);
-  const auto step = o.range->step.empty() ? 1 : parse_int(o, a, o.range->step);
-  if (step <= 0) {
-    throw invalid_argument(fmt::format(
-        "axis spec '-a {}': the step must be at least 1 (got {}); e.g. [10:20:2]", o.spec, step));
+  const checked_range<Number> r{parse(o.range->first), parse(o.range->last),
+                                o.range->step.empty() ? Number{1} : parse(o.range->step)};
+  if (!(r.step > 0)) {
+    throw invalid_argument(fmt::format("axis spec '-a {}': the step must be {} (got {}); e.g. {}",
+                                       o.spec, step_rule, r.step, example));
   }
-  if (first > last) {
+  if (r.first > r.last) {
     throw invalid_argument(
         fmt::format("axis spec '-a {}': the range's first value {} is above its last value {}; "
-                    "write [FIRST:LAST] with FIRST <= LAST",
-                    o.spec, first, last));
+                    "write {} with FIRST <= LAST",
+                    o.spec, r.first, r.last,
+                    std::is_integral_v<Number> ? "[FIRST:LAST]" : "[FIRST:LAST:STEP]"));
   }
-  if ((last - first) / step >= static_cast<std::int64_t>(max_axis_values)) {
+  if ((r.last - r.first) / r.step >= static_cast<Number>(max_axis_values)) {
     throw invalid_argument(
         fmt::format("axis spec '-a {}': the range has more than {} values; use a larger step",
                     o.spec, max_axis_values));
   }
+  return r;
+}
+
+std::vector<std::int64_t> int_values(const axis_override& o, const axis& a) {
+  auto given = values_or_range<std::int64_t>(
+      o, [&](std::string_view text) { return parse_int(o, a, text); }, "at least 1", "[10:20:2]");
+  if (auto* list = std::get_if<std::vector<std::int64_t>>(&given)) {
+    return std::move(*list);
+  }
+  const auto r = std::get<checked_range<std::int64_t>>(given);
   std::vector<std::int64_t> values;
-  for (auto v = first; v <= last; v += step) {
+  for (auto v = r.first; v <= r.last; v += r.step) {
     values.push_back(v);
-    if (last - v < step) {
+    if (r.last - v < r.step) {
       break; // the next step would overflow past `last`
     }
   }
@@ -111,37 +135,18 @@ std::vector<std::int64_t> int_values(const axis_override& o, const axis& a) {
 }
 
 std::vector<double> float_values(const axis_override& o, const axis& a) {
-  if (!o.range) {
-    std::vector<double> values;
-    for (const auto& text : o.values) {
-      values.push_back(parse_float(o, a, text));
-    }
-    return values;
+  auto given = values_or_range<double>(
+      o, [&](std::string_view text) { return parse_float(o, a, text); }, "above 0", "[0.5:2:0.5]");
+  if (auto* list = std::get_if<std::vector<double>>(&given)) {
+    return std::move(*list);
   }
-  const auto first = parse_float(o, a, o.range->first);
-  const auto last = parse_float(o, a, o.range->last);
-  const auto step = o.range->step.empty() ? 1.0 : parse_float(o, a, o.range->step);
-  if (!(step > 0)) {
-    throw invalid_argument(fmt::format(
-        "axis spec '-a {}': the step must be above 0 (got {}); e.g. [0.5:2:0.5]", o.spec, step));
-  }
-  if (first > last) {
-    throw invalid_argument(
-        fmt::format("axis spec '-a {}': the range's first value {} is above its last value {}; "
-                    "write [FIRST:LAST:STEP] with FIRST <= LAST",
-                    o.spec, first, last));
-  }
-  if ((last - first) / step >= static_cast<double>(max_axis_values)) {
-    throw invalid_argument(
-        fmt::format("axis spec '-a {}': the range has more than {} values; use a larger step",
-                    o.spec, max_axis_values));
-  }
+  const auto r = std::get<checked_range<double>>(given);
   std::vector<double> values;
   // Values are computed from the index, not accumulated, so 0.1 steps do not drift; the slack
   // keeps `last` in the range despite rounding.
   for (std::size_t i = 0;; ++i) {
-    const double v = first + static_cast<double>(i) * step;
-    if (v > last + step * 1e-9) {
+    const double v = r.first + static_cast<double>(i) * r.step;
+    if (v > r.last + r.step * 1e-9) {
       break;
     }
     values.push_back(v);

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdlib>
 
+#include "cupti/tag_kinds.hpp"
 #include "kerntime/errors.hpp"
 
 namespace kerntime::detail {
@@ -47,18 +48,6 @@ void CUPTIAPI buffer_completed(CUcontext /*context*/, std::uint32_t /*stream*/,
 
 void CUPTIAPI ignore_callback(void* /*userdata*/, CUpti_CallbackDomain /*domain*/,
                               CUpti_CallbackId /*cbid*/, const void* /*data*/) {}
-
-CUpti_ExternalCorrelationKind external_kind(tag_kind kind) {
-  switch (kind) {
-  case tag_kind::iteration:
-    return CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;
-  case tag_kind::flush:
-    return CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1;
-  case tag_kind::internal:
-    return CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2;
-  }
-  return CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;
-}
 
 } // namespace
 

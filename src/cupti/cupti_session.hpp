@@ -21,8 +21,6 @@ public:
   ~cupti_session();
   cupti_session(const cupti_session&) = delete;
   cupti_session& operator=(const cupti_session&) = delete;
-  cupti_session(cupti_session&&) = delete;
-  cupti_session& operator=(cupti_session&&) = delete;
 
   [[nodiscard]] bool attached() const noexcept { return attached_; }
 

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "cupti/tag_kinds.hpp"
+
 namespace kerntime::detail {
 
 // kerntime reads only the leading fields of each record. CUPTI appends fields in new record
@@ -95,21 +97,11 @@ void record_decoder::decode(const CUpti_Activity& record) {
   }
   case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
     const auto& e = reinterpret_cast<const CUpti_ActivityExternalCorrelation&>(record);
-    tag_kind kind{};
-    switch (e.externalKind) {
-    case CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0:
-      kind = tag_kind::iteration;
-      break;
-    case CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1:
-      kind = tag_kind::flush;
-      break;
-    case CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2:
-      kind = tag_kind::internal;
-      break;
-    default:
+    const auto kind = tag_kind_of(e.externalKind);
+    if (!kind) {
       return; // another tool's tags are not ours to interpret
     }
-    log_.tags.push_back({kind, e.externalId, e.correlationId});
+    log_.tags.push_back({*kind, e.externalId, e.correlationId});
     break;
   }
   case CUPTI_ACTIVITY_KIND_RUNTIME:

@@ -16,8 +16,6 @@ public:
   ~l2_flush();
   l2_flush(const l2_flush&) = delete;
   l2_flush& operator=(const l2_flush&) = delete;
-  l2_flush(l2_flush&&) = delete;
-  l2_flush& operator=(l2_flush&&) = delete;
 
   void enqueue(cudaStream_t stream);
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }

@@ -15,8 +15,6 @@ public:
   ~blocking_kernel();
   blocking_kernel(const blocking_kernel&) = delete;
   blocking_kernel& operator=(const blocking_kernel&) = delete;
-  blocking_kernel(blocking_kernel&&) = delete;
-  blocking_kernel& operator=(blocking_kernel&&) = delete;
 
   // Enqueues the kernel; it spins until release() or `timeout` of GPU time.
   void block(cudaStream_t stream, std::chrono::nanoseconds timeout);
@@ -38,8 +36,6 @@ public:
   ~release_at_scope_end() { blocker_.release(); }
   release_at_scope_end(const release_at_scope_end&) = delete;
   release_at_scope_end& operator=(const release_at_scope_end&) = delete;
-  release_at_scope_end(release_at_scope_end&&) = delete;
-  release_at_scope_end& operator=(release_at_scope_end&&) = delete;
 
 private:
   blocking_kernel& blocker_;

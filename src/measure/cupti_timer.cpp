@@ -25,8 +25,6 @@ public:
   }
   tag_scope(const tag_scope&) = delete;
   tag_scope& operator=(const tag_scope&) = delete;
-  tag_scope(tag_scope&&) = delete;
-  tag_scope& operator=(tag_scope&&) = delete;
 
 private:
   cupti_session& session_;

@@ -106,43 +106,4 @@ std::optional<std::string> validate(const protocol& p) {
                        p.telemetry, p.discard_throttled, setting_names{});
 }
 
-std::string_view to_string(backend_request b) {
-  switch (b) {
-  case backend_request::automatic:
-    return "auto";
-  case backend_request::cupti:
-    return "cupti";
-  case backend_request::events:
-    return "events";
-  }
-  return "?";
-}
-
-std::string_view to_string(headline_metric m) {
-  return m == headline_metric::span ? "span" : "busy";
-}
-
-std::optional<backend_request> parse_backend_request(std::string_view text) {
-  if (text == "auto") {
-    return backend_request::automatic;
-  }
-  if (text == "cupti") {
-    return backend_request::cupti;
-  }
-  if (text == "events") {
-    return backend_request::events;
-  }
-  return std::nullopt;
-}
-
-std::optional<headline_metric> parse_headline_metric(std::string_view text) {
-  if (text == "span") {
-    return headline_metric::span;
-  }
-  if (text == "busy") {
-    return headline_metric::busy;
-  }
-  return std::nullopt;
-}
-
 } // namespace kerntime

@@ -6,18 +6,6 @@
 
 namespace kerntime {
 
-std::string_view to_string(run_status s) {
-  switch (s) {
-  case run_status::ok:
-    return "ok";
-  case run_status::failed:
-    return "failed";
-  case run_status::skipped:
-    return "skipped";
-  }
-  return "?";
-}
-
 std::string make_state_name(std::string_view benchmark,
                             std::span<const std::pair<std::string, std::string>> axes) {
   std::string name(benchmark);

@@ -36,8 +36,6 @@ public:
   ~clock_check();
   clock_check(const clock_check&) = delete;
   clock_check& operator=(const clock_check&) = delete;
-  clock_check(clock_check&&) = delete;
-  clock_check& operator=(clock_check&&) = delete;
 
   // Enqueues one check on `stream`, behind the work already there. Never clears CUDA's error
   // state (a pending error belongs to the benchmark). False when the launch was refused.

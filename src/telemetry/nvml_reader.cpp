@@ -49,22 +49,24 @@ void nvml_reader::read_device(device_telemetry& out) {
            static_cast<unsigned>(text.size()))) {
     out.driver_version = text.data();
   }
-  unsigned value = 0;
-  bool ok = call("nvmlDeviceGetMaxClockInfo", api_->device_get_max_clock_info, device_,
-                 nvml_clock_sm, &value);
-  out.max_sm_clock_mhz = if_read(ok, value);
-  ok = call("nvmlDeviceGetMaxClockInfo", api_->device_get_max_clock_info, device_,
-            nvml_clock_memory, &value);
-  out.max_memory_clock_mhz = if_read(ok, value);
-  ok = call("nvmlDeviceGetApplicationsClock", api_->device_get_applications_clock, device_,
-            nvml_clock_sm, &value);
-  out.application_sm_clock_mhz = if_read(ok, value);
-  ok = call("nvmlDeviceGetApplicationsClock", api_->device_get_applications_clock, device_,
-            nvml_clock_memory, &value);
-  out.application_memory_clock_mhz = if_read(ok, value);
-  ok = call("nvmlDeviceGetEnforcedPowerLimit", api_->device_get_enforced_power_limit, device_,
-            &value);
-  out.power_limit_w = if_read(ok, value / 1000.0);
+  // Each clock NVML reports for the SM and for memory: the maximum and the application clock.
+  const auto read_clock = [this](const char* name, auto function, int clock_type) {
+    unsigned mhz = 0;
+    const bool ok = call(name, function, device_, clock_type, &mhz); // before mhz is read
+    return if_read(ok, mhz);
+  };
+  const auto max_clock = api_->device_get_max_clock_info;
+  const auto application_clock = api_->device_get_applications_clock;
+  out.max_sm_clock_mhz = read_clock("nvmlDeviceGetMaxClockInfo", max_clock, nvml_clock_sm);
+  out.max_memory_clock_mhz = read_clock("nvmlDeviceGetMaxClockInfo", max_clock, nvml_clock_memory);
+  out.application_sm_clock_mhz =
+      read_clock("nvmlDeviceGetApplicationsClock", application_clock, nvml_clock_sm);
+  out.application_memory_clock_mhz =
+      read_clock("nvmlDeviceGetApplicationsClock", application_clock, nvml_clock_memory);
+  unsigned milliwatts = 0;
+  const bool ok = call("nvmlDeviceGetEnforcedPowerLimit", api_->device_get_enforced_power_limit,
+                       device_, &milliwatts);
+  out.power_limit_w = if_read(ok, milliwatts / 1000.0);
 }
 
 gpu_snapshot nvml_reader::read_snapshot() {

@@ -43,8 +43,6 @@ public:
   ~telemetry_probe();
   telemetry_probe(const telemetry_probe&) = delete;
   telemetry_probe& operator=(const telemetry_probe&) = delete;
-  telemetry_probe(telemetry_probe&&) = delete;
-  telemetry_probe& operator=(telemetry_probe&&) = delete;
 
   [[nodiscard]] const device_telemetry& device() const { return device_; }
 

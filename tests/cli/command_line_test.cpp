@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/exit_codes.hpp"
+#include "temp_folder.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -31,18 +32,16 @@ protected:
     registry_.add("beta", [](state& s) { s.skip("beta"); })
         .add_int_power_of_two_axis("bytes", 10, 12, 2)
         .add_float_axis("f", {0.5});
-    folder_ =
-        fs::temp_directory_path() /
-        ("kerntime_cli_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
   }
-  ~command_line() override { fs::remove_all(folder_); }
 
   // Runs `kerntime ARGS...`. With `device_ok`, the device check passes (benchmarks here never
   // touch the GPU); otherwise the real check runs.
   outcome run(std::vector<std::string> args, bool device_ok = false, bool terminal = false) {
+    return run_with(registry_, std::move(args), device_ok, terminal);
+  }
+
+  static outcome run_with(const benchmark_registry& registry, std::vector<std::string> args,
+                          bool device_ok, bool terminal) {
     args.insert(args.begin(), "kerntime");
     std::ostringstream out;
     std::ostringstream err;
@@ -53,7 +52,7 @@ protected:
     if (device_ok) {
       env.find_device_problem = [] { return std::optional<std::string>(); };
     }
-    const int code = run_command_line(args, registry_, env);
+    const int code = run_command_line(args, registry, env);
     return {code, out.str(), err.str()};
   }
 
@@ -68,7 +67,8 @@ protected:
   }
 
   benchmark_registry registry_;
-  fs::path folder_;
+  testkit::temp_folder temp_{"kerntime_cli_test"};
+  const fs::path& folder_ = temp_.path();
 };
 
 TEST_F(command_line, help_works_without_a_gpu) {
@@ -225,25 +225,21 @@ TEST_F(command_line, failing_benchmarks_are_recorded_and_the_others_go_on) {
     ++later_ran;
     s.skip("not on this device");
   });
-  std::ostringstream out;
-  std::ostringstream err;
-  cli_environment env;
-  env.out = &out;
-  env.err = &err;
-  env.err_is_terminal = true;
-  env.find_device_problem = [] { return std::optional<std::string>(); };
   const auto csv = folder_ / "out.csv";
-  const int code = run_command_line(
-      {"kerntime", "run", "--csv", csv.string(), "--junit", (folder_ / "out.xml").string()},
-      registry, env);
+  const auto result =
+      run_with(registry, {"run", "--csv", csv.string(), "--junit", (folder_ / "out.xml").string()},
+               true, true);
+  const int code = result.exit_code;
+  const std::string& out = result.out;
+  const std::string& err = result.err;
   EXPECT_EQ(code, exit_benchmark_failed);
   EXPECT_EQ(later_ran, 1);
-  EXPECT_NE(err.str().find("kerntime: 2 of 3 states failed"), std::string::npos) << err.str();
+  EXPECT_NE(err.find("kerntime: 2 of 3 states failed"), std::string::npos) << err;
   // Progress lines go to a terminal stderr.
-  EXPECT_NE(err.str().find("[1/3] throws_cuda_error ... failed"), std::string::npos) << err.str();
-  EXPECT_NE(err.str().find("[3/3] skips ... skipped"), std::string::npos) << err.str();
+  EXPECT_NE(err.find("[1/3] throws_cuda_error ... failed"), std::string::npos) << err;
+  EXPECT_NE(err.find("[3/3] skips ... skipped"), std::string::npos) << err;
   // The markdown report and every file are still written; no temporary file is left behind.
-  EXPECT_NE(out.str().find("throws_cuda_error"), std::string::npos);
+  EXPECT_NE(out.find("throws_cuda_error"), std::string::npos);
   ASSERT_TRUE(fs::exists(csv));
   std::stringstream csv_text;
   csv_text << std::ifstream(csv).rdbuf();

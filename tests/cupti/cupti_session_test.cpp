@@ -114,25 +114,35 @@ CUptiResult fake_result_string(CUptiResult result, const char** text) {
 }
 
 cupti_library fake_library() {
-  cupti_library l;
-  l.subscribe = fake_subscribe;
-  l.unsubscribe = fake_unsubscribe;
-  l.activity_enable = fake_enable;
-  l.activity_disable = fake_disable;
-  l.activity_register_callbacks = fake_register;
-  l.activity_flush_all = fake_flush;
-  l.activity_get_next_record = fake_next;
-  l.activity_get_num_dropped_records = fake_dropped;
-  l.push_external_correlation_id = fake_push;
-  l.pop_external_correlation_id = fake_pop;
-  l.finalize = fake_finalize;
-  l.get_result_string = fake_result_string;
-  return l;
+  return {.subscribe = fake_subscribe,
+          .unsubscribe = fake_unsubscribe,
+          .activity_enable = fake_enable,
+          .activity_disable = fake_disable,
+          .activity_register_callbacks = fake_register,
+          .activity_flush_all = fake_flush,
+          .activity_get_next_record = fake_next,
+          .activity_get_num_dropped_records = fake_dropped,
+          .push_external_correlation_id = fake_push,
+          .pop_external_correlation_id = fake_pop,
+          .finalize = fake_finalize,
+          .get_result_string = fake_result_string};
+}
+
+// How often the session made the CUPTI call `name` so far.
+long calls_to(const std::string& name) {
+  return std::count(state.calls.begin(), state.calls.end(), name);
 }
 
 class cupti_session_test : public ::testing::Test {
 protected:
   void SetUp() override { state = fake_cupti_state{}; }
+
+  // Attaches a session and lets it go again: what the attach reported.
+  [[nodiscard]] attach_outcome attach_once() const {
+    attach_outcome outcome;
+    const cupti_session session(library, outcome);
+    return outcome;
+  }
   cupti_library library = fake_library();
 };
 
@@ -203,24 +213,22 @@ TEST_F(cupti_session_test, reports_dropped_records_in_the_log) {
 
 TEST_F(cupti_session_test, another_subscriber_is_an_attach_failure_and_nothing_is_finalized) {
   state.subscribe_result = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
-  attach_outcome outcome;
-  cupti_session session(library, outcome);
+  const attach_outcome outcome = attach_once();
   EXPECT_FALSE(outcome.attached);
   EXPECT_EQ(outcome.result, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
   EXPECT_NE(outcome.detail.find("cuptiSubscribe"), std::string::npos);
   EXPECT_NE(outcome.detail.find("MULTIPLE_SUBSCRIBERS"), std::string::npos);
-  EXPECT_EQ(std::count(state.calls.begin(), state.calls.end(), "finalize"), 0);
+  EXPECT_EQ(calls_to("finalize"), 0);
 }
 
 TEST_F(cupti_session_test, a_failed_enable_cleans_up_the_subscription) {
   state.enable_result = CUPTI_ERROR_NOT_SUPPORTED;
-  attach_outcome outcome;
-  cupti_session session(library, outcome);
+  const attach_outcome outcome = attach_once();
   EXPECT_FALSE(outcome.attached);
   EXPECT_EQ(outcome.result, CUPTI_ERROR_NOT_SUPPORTED);
   EXPECT_NE(outcome.detail.find("cuptiActivityEnable"), std::string::npos);
-  EXPECT_EQ(std::count(state.calls.begin(), state.calls.end(), "unsubscribe"), 1);
-  EXPECT_EQ(std::count(state.calls.begin(), state.calls.end(), "finalize"), 1);
+  EXPECT_EQ(calls_to("unsubscribe"), 1);
+  EXPECT_EQ(calls_to("finalize"), 1);
 }
 
 TEST_F(cupti_session_test, a_second_session_in_the_process_is_refused) {

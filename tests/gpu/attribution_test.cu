@@ -23,12 +23,7 @@ using namespace std::chrono_literals;
 constexpr std::size_t fill_count = std::size_t{4} << 20; // 16 MiB of ints
 
 protocol cupti_protocol() {
-  protocol p;
-  p.backend = backend_request::cupti;
-  p.warmup = 3;
-  p.trials = 3;
-  p.repeats = 20;
-  return p;
+  return {.warmup = 3, .trials = 3, .repeats = 20, .backend = backend_request::cupti};
 }
 
 class attribution : public gpu_test {};

@@ -22,13 +22,11 @@ namespace {
 constexpr int input_sets = 3;
 
 protocol cupti_protocol() {
-  protocol p;
-  p.backend = backend_request::cupti;
-  p.warmup = 5;
-  p.trials = 3;
-  p.repeats = 20;
-  p.input_sets = input_sets;
-  return p;
+  return {.warmup = 5,
+          .trials = 3,
+          .repeats = 20,
+          .input_sets = input_sets,
+          .backend = backend_request::cupti};
 }
 
 // Random-looking, never zero: zeros can run faster than real data.

@@ -3,30 +3,80 @@
 #include <cuda_runtime_api.h>
 
 #include <string>
+#include <utility>
 
 #include "kerntime/measure.hpp"
+#include "kerntime/protocol.hpp"
 
 namespace kerntime {
 namespace {
 
 TEST(protocol, defaults_are_valid_and_bad_counts_name_the_field) {
   EXPECT_FALSE(validate(protocol{}).has_value());
-  protocol p;
-  p.trials = 0;
-  ASSERT_TRUE(validate(p).has_value());
-  EXPECT_NE(validate(p)->find("trials"), std::string::npos);
-  p = protocol{};
-  p.repeats = -3;
-  EXPECT_NE(validate(p)->find("repeats must be at least 1 (got -3)"), std::string::npos);
-  p = protocol{};
-  p.input_sets = 0;
-  EXPECT_NE(validate(p)->find("input_sets"), std::string::npos);
-  p = protocol{};
-  p.warmup = -1;
-  EXPECT_NE(validate(p)->find("warmup"), std::string::npos);
-  p = protocol{};
-  p.throttle_threshold = 1.5;
-  EXPECT_NE(validate(p)->find("throttle_threshold"), std::string::npos);
+  const std::pair<void (*)(protocol&), const char*> cases[] = {
+      {[](protocol& p) { p.trials = 0; }, "trials"},
+      {[](protocol& p) { p.repeats = -3; }, "repeats must be at least 1 (got -3)"},
+      {[](protocol& p) { p.input_sets = 0; }, "input_sets"},
+      {[](protocol& p) { p.warmup = -1; }, "warmup"},
+      {[](protocol& p) { p.throttle_threshold = 1.5; }, "throttle_threshold"},
+  };
+  for (const auto& [spoil, named] : cases) {
+    protocol p;
+    spoil(p);
+    ASSERT_TRUE(validate(p).has_value()) << named;
+    EXPECT_NE(validate(p)->find(named), std::string::npos) << *validate(p);
+  }
+}
+
+std::string parse_error(const protocol_request& request, const setting_names& names = {}) {
+  try {
+    (void)parse_protocol(request, names);
+  } catch (const invalid_argument& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(protocol, a_request_as_typed_becomes_the_protocol_it_names) {
+  protocol_request request;
+  request.repeats = 7;
+  request.flush_bytes = 4096;
+  request.backend = "events";
+  request.metric = "busy";
+  const protocol p = parse_protocol(request);
+  EXPECT_EQ(p.repeats, 7);
+  EXPECT_EQ(p.flush_bytes, 4096U);
+  EXPECT_EQ(p.backend, backend_request::events);
+  EXPECT_EQ(p.metric, headline_metric::busy);
+  EXPECT_EQ(p.warmup, protocol{}.warmup);
+  EXPECT_FALSE(validate(p).has_value());
+}
+
+TEST(protocol, a_bad_request_names_the_setting_as_the_caller_spells_it) {
+  protocol_request request;
+  request.backend = "nsight";
+  EXPECT_EQ(parse_error(request),
+            "backend=nsight is not a timer; pass backend=auto, backend=cupti or backend=events");
+  setting_names flags;
+  flags.backend = "--backend";
+  flags.assign = " ";
+  EXPECT_EQ(parse_error(request, flags), "--backend nsight is not a timer; pass --backend auto, "
+                                         "--backend cupti or --backend events");
+  request = {};
+  request.flush_l2 = false;
+  request.flush_bytes = 1024;
+  EXPECT_EQ(parse_error(request), "flush_bytes and flush_l2=false contradict each other; drop one");
+  request.flush_l2 = true;
+  request.flush_bytes = 0;
+  EXPECT_NE(parse_error(request).find("flush_bytes must be at least 1 (got 0)"), std::string::npos);
+  request = {};
+  request.discard_throttled = true;
+  request.telemetry = false;
+  EXPECT_NE(parse_error(request).find("contradict"), std::string::npos);
+  request = {};
+  request.repeats = 5'000'000'000;
+  EXPECT_NE(parse_error(request).find("repeats must be at most 2147483647 (got 5000000000)"),
+            std::string::npos);
 }
 
 TEST(protocol, backend_and_metric_names_round_trip) {

@@ -6,6 +6,7 @@
 
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
+#include "temp_folder.hpp"
 
 namespace kerntime {
 namespace {
@@ -14,21 +15,12 @@ namespace fs = std::filesystem;
 
 class AtomicFile : public ::testing::Test {
 protected:
-  void SetUp() override {
-    folder_ =
-        fs::temp_directory_path() /
-        ("kerntime_atomic_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-         "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(folder_);
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
-
   [[nodiscard]] std::size_t entries() const {
     return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder_), {}));
   }
 
-  fs::path folder_;
+  testkit::temp_folder temp_{"kerntime_atomic"};
+  const fs::path& folder_ = temp_.path();
 };
 
 std::string read(const fs::path& path) {

@@ -43,13 +43,11 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
 }
 
 TEST(CsvWriter, MatchesGolden) {
-  auto writer = make_csv_writer();
-  expect_matches_golden(render(*writer), "report.csv");
+  expect_matches_golden(render(*make_csv_writer()), "report.csv");
 }
 
 TEST(CsvWriter, ParsesBackToOneRowPerStateWithEveryValue) {
-  auto writer = make_csv_writer();
-  const auto records = parse_csv(render(*writer));
+  const auto records = parse_csv(render(*make_csv_writer()));
   const auto runs = sample_runs();
   ASSERT_EQ(records.size(), runs.size() + 1);
   const auto& header = records[0];

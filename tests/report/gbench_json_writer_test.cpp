@@ -24,13 +24,12 @@ detail::host_facts fixed_host() {
 }
 
 json render_fixed() {
-  auto writer = detail::make_gbench_json_writer(fixed_host());
-  return json::parse(render(*writer));
+  return json::parse(render(*detail::make_gbench_json_writer(fixed_host())));
 }
 
 TEST(GbenchJsonWriter, MatchesGolden) {
-  auto writer = detail::make_gbench_json_writer(fixed_host());
-  expect_matches_golden(render(*writer), "report.gbench.json");
+  expect_matches_golden(render(*detail::make_gbench_json_writer(fixed_host())),
+                        "report.gbench.json");
 }
 
 // Every key Google Benchmark's tools/compare.py (report.py and util.py) reads.
@@ -82,8 +81,7 @@ TEST(GbenchJsonWriter, TrialsAreRepetitionsThenAggregates) {
 }
 
 TEST(GbenchJsonWriter, PublicWriterReadsThisHost) {
-  auto writer = make_gbench_json_writer();
-  const auto document = json::parse(render(*writer));
+  const auto document = json::parse(render(*make_gbench_json_writer()));
   EXPECT_GT(document.at("context").at("num_cpus").get<int>(), 0);
   EXPECT_EQ(document.at("context").at("executable"), "kerntime");
 }

@@ -11,13 +11,11 @@ namespace {
 using nlohmann::json;
 
 TEST(JsonWriter, MatchesGolden) {
-  auto writer = make_json_writer();
-  expect_matches_golden(render(*writer), "report.json");
+  expect_matches_golden(render(*make_json_writer()), "report.json");
 }
 
 TEST(JsonWriter, RoundTripsEveryValue) {
-  auto writer = make_json_writer();
-  const auto document = json::parse(render(*writer));
+  const auto document = json::parse(render(*make_json_writer()));
   const auto runs = sample_runs();
   EXPECT_EQ(document.at("json_schema_version"), json_schema_version);
   EXPECT_EQ(document.at("context").at("device").at("name"), "NVIDIA H200");
@@ -59,8 +57,7 @@ TEST(JsonWriter, RoundTripsEveryValue) {
 }
 
 TEST(JsonWriter, ToJsonIsTheResultObjectOfTheSchema) {
-  auto writer = make_json_writer();
-  const auto document = json::parse(render(*writer));
+  const auto document = json::parse(render(*make_json_writer()));
   const auto runs = sample_runs();
   EXPECT_EQ(json::parse(to_json(*runs[0].result)), document.at("runs").at(0).at("result"));
 }

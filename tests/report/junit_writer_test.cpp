@@ -8,13 +8,11 @@ namespace kerntime::test {
 namespace {
 
 TEST(JunitWriter, MatchesGolden) {
-  auto writer = make_junit_writer();
-  expect_matches_golden(render(*writer), "report.junit.xml");
+  expect_matches_golden(render(*make_junit_writer()), "report.junit.xml");
 }
 
 TEST(JunitWriter, KernelNamesAreWholePropertiesNeverJoined) {
-  auto writer = make_junit_writer();
-  const auto xml = render(*writer);
+  const auto xml = render(*make_junit_writer());
   // The larger kernel is first; its full 2 KB name is one escaped attribute value.
   const auto first =
       R"(<property name="kernel.1" value=")" + detail::xml_escape(long_template_name()) + "\"/>";
@@ -27,8 +25,7 @@ TEST(JunitWriter, KernelNamesAreWholePropertiesNeverJoined) {
 }
 
 TEST(JunitWriter, FailuresAndSkipsAreMarked) {
-  auto writer = make_junit_writer();
-  const auto xml = render(*writer);
+  const auto xml = render(*make_junit_writer());
   EXPECT_NE(xml.find(R"(tests="4" failures="1" errors="0" skipped="1")"), std::string::npos);
   EXPECT_NE(xml.find(R"(type="benchmark_failed")"), std::string::npos);
   EXPECT_NE(xml.find(R"(<skipped message="needs 3 GiB, device has 2, sorry"/>)"),

@@ -23,13 +23,11 @@ std::size_t count_separators(const std::string& row) {
 }
 
 TEST(MarkdownWriter, MatchesGolden) {
-  auto writer = make_markdown_writer();
-  expect_matches_golden(render(*writer), "report.md");
+  expect_matches_golden(render(*make_markdown_writer()), "report.md");
 }
 
 TEST(MarkdownWriter, EveryTableRowHasItsHeaderColumnCount) {
-  auto writer = make_markdown_writer();
-  std::istringstream lines(render(*writer));
+  std::istringstream lines(render(*make_markdown_writer()));
   std::string line;
   std::size_t header_separators = 0;
   int tables = 0;
@@ -49,8 +47,7 @@ TEST(MarkdownWriter, EveryTableRowHasItsHeaderColumnCount) {
 }
 
 TEST(MarkdownWriter, ShortensLongNamesButNotBeyondRecognition) {
-  auto writer = make_markdown_writer();
-  const auto text = render(*writer);
+  const auto text = render(*make_markdown_writer());
   EXPECT_EQ(text.find(long_template_name()), std::string::npos);
   // The deeper template arguments fold away; the kernel and its first template level stay
   // readable. (This hostile name leaves a '<' unclosed, so its parameters stay too.)

@@ -68,13 +68,29 @@ gpu_snapshot snapshot(unsigned sm_clock, double power, unsigned temperature,
   return s;
 }
 
-benchmark_run ok_run() {
+// A run of one state, named as the plan names it.
+benchmark_run state_run(std::string benchmark,
+                        std::vector<std::pair<std::string, std::string>> axes) {
+  benchmark_run run;
+  run.benchmark = std::move(benchmark);
+  run.axes = std::move(axes);
+  run.state_name = make_state_name(run.benchmark, run.axes);
+  return run;
+}
+
+// A measured result's identity: its protocol, device and timer.
+measurement_result result_of(int trials, int repeats, timing_backend backend, std::string reason) {
   measurement_result r;
-  r.protocol_used.trials = 2;
-  r.protocol_used.repeats = 3;
+  r.protocol_used.trials = trials;
+  r.protocol_used.repeats = repeats;
   r.device = *sample_context().device;
-  r.backend = timing_backend::cupti;
-  r.backend_reason = "CUPTI attached";
+  r.backend = backend;
+  r.backend_reason = std::move(reason);
+  return r;
+}
+
+benchmark_run ok_run() {
+  measurement_result r = result_of(2, 3, timing_backend::cupti, "CUPTI attached");
   r.latency_ns = 175312.5;
   r.stats = statistics(175312.5, 175800.25, 1204.75);
   r.span = r.stats;
@@ -114,10 +130,7 @@ benchmark_run ok_run() {
   r.wall_seconds = 0.25;
   r.flush_bytes = 125829120;
 
-  benchmark_run run;
-  run.benchmark = "gemm_bf16";
-  run.axes = {{"M", "4096"}, {"N", "4096"}};
-  run.state_name = make_state_name(run.benchmark, run.axes);
+  benchmark_run run = state_run("gemm_bf16", {{"M", "4096"}, {"N", "4096"}});
   run.result = std::move(r);
   run.flops = 2.0 * 4096 * 4096 * 4096;
   run.bytes = 3.0 * 4096 * 4096 * 2;
@@ -130,10 +143,7 @@ std::vector<benchmark_run> sample_runs() {
   std::vector<benchmark_run> runs;
   runs.push_back(ok_run());
 
-  benchmark_run failed;
-  failed.benchmark = "gemm_bf16";
-  failed.axes = {{"M", "8192"}, {"N", "4096"}};
-  failed.state_name = make_state_name(failed.benchmark, failed.axes);
+  benchmark_run failed = state_run("gemm_bf16", {{"M", "8192"}, {"N", "4096"}});
   failed.status = run_status::failed;
   failed.error = error_kind::benchmark_failed;
   failed.message = "benchmark failed during trial 1: CUDA error cudaErrorIllegalAddress, "
@@ -141,21 +151,14 @@ std::vector<benchmark_run> sample_runs() {
   failed.flops = 2.0 * 8192 * 4096 * 4096;
   runs.push_back(failed);
 
-  benchmark_run skipped;
-  skipped.benchmark = "gemm_bf16";
-  skipped.axes = {{"M", "16384"}, {"N", "4096"}};
-  skipped.state_name = make_state_name(skipped.benchmark, skipped.axes);
+  benchmark_run skipped = state_run("gemm_bf16", {{"M", "16384"}, {"N", "4096"}});
   skipped.status = run_status::skipped;
   skipped.message = "needs 3 GiB, device has 2, sorry";
   runs.push_back(skipped);
 
-  measurement_result events;
-  events.protocol_used.backend = backend_request::automatic;
-  events.protocol_used.trials = 1;
-  events.protocol_used.repeats = 2;
-  events.device = *sample_context().device;
-  events.backend = timing_backend::events;
-  events.backend_reason = "CUPTI unavailable: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
+  measurement_result events =
+      result_of(1, 2, timing_backend::events,
+                "CUPTI unavailable: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
   events.latency_ns = 13500;
   events.stats = statistics(13500, 13600, 150);
   events.span = events.stats;
@@ -169,10 +172,7 @@ std::vector<benchmark_run> sample_runs() {
   events.trials = {only};
   events.telemetry.unavailable_reason = "libnvidia-ml.so.1 not found";
   events.wall_seconds = 0.0125;
-  benchmark_run copy;
-  copy.benchmark = "device_copy";
-  copy.axes = {{"bytes", "16777216"}, {"l2", "cold"}};
-  copy.state_name = make_state_name(copy.benchmark, copy.axes);
+  benchmark_run copy = state_run("device_copy", {{"bytes", "16777216"}, {"l2", "cold"}});
   copy.result = std::move(events);
   copy.bytes = 2.0 * 16777216;
   runs.push_back(copy);

@@ -11,13 +11,11 @@ namespace {
 using nlohmann::json;
 
 TEST(TraceWriter, MatchesGolden) {
-  auto writer = make_trace_writer();
-  expect_matches_golden(render(*writer), "report.trace.json");
+  expect_matches_golden(render(*make_trace_writer()), "report.trace.json");
 }
 
 TEST(TraceWriter, CompleteEventsInMicrosecondsPerStream) {
-  auto writer = make_trace_writer();
-  const auto events = json::parse(render(*writer)).at("traceEvents");
+  const auto events = json::parse(render(*make_trace_writer())).at("traceEvents");
   std::vector<json> kernels;
   std::vector<json> iterations;
   for (const auto& e : events) {
