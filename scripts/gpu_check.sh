@@ -3,7 +3,8 @@
 #   OUT=out scripts/gpu_check.sh [build-folder]      (default folder: build)
 # It builds nothing (the GPU machine has no gtest, fmt or nlohmann): it runs the GPU tests
 # (ctest -L gpu), the accuracy benchmarks and the Nsight Compute comparison, writes every log
-# under $OUT (default ./out; at most 8 files) and prints a short summary table last.
+# under $OUT (default ./out; at most 8 files) and prints a short summary table last. Where the
+# Python module is installed (pip install --no-build-isolation .), its tests run too.
 # It never changes clocks or any other setting of the card: ncu runs with --clock-control none.
 set -u -o pipefail
 
@@ -162,6 +163,20 @@ except Exception as e:
 PY
 fi
 
+# The Python module's tests (GPU ones included) when the module is installed here
+# (pip install --no-build-isolation . builds it with this machine's Python).
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if python3 -c "import kerntime._kerntime" 2>/dev/null; then
+  step "Python tests"
+  (cd "$root" && timeout 300 python3 -m pytest -q -rs -p no:cacheprovider python/tests) \
+    >"$OUT/pytest.log" 2>&1
+  tail -n 6 "$OUT/pytest.log"
+  summary=$(grep -E '^[0-9]+ (passed|failed)|^=+ .*(passed|failed)' "$OUT/pytest.log" | tail -1)
+  echo "PYTESTS $(sed -E 's/=//g; s/ in [0-9.]+s.*//; s/^ +//' <<<"$summary")" >>"$results"
+else
+  echo "PYTESTS not run: the kerntime module is not installed for python3" >>"$results"
+fi
+
 step "summary"
 python3 - "$results" <<'PY' | tee "$OUT/summary.txt"
 # One line per number: name, value, target, verdict. Targets are those of issue 2.
@@ -178,6 +193,9 @@ for line in lines:
         t = dict(kv.split("=") for kv in line.split()[1:])
         print(f"GPU tests: {t['passed']} passed, {t['failed']} failed, {t['skipped']} skipped"
               f" (of {t['total']})")
+        continue
+    if line.startswith("PYTESTS"):
+        print("Python tests:", line.split(" ", 1)[1] if " " in line else "?")
         continue
     if not line.startswith("RESULT "):
         continue

@@ -54,11 +54,30 @@ def test_sort_lists_every_kernel():
 def test_runs_on_torchs_current_stream():
     x = torch.randn(1 << 20, device="cuda")
     side = torch.cuda.Stream()
+    launched_on = []
+
+    def mul(t):
+        launched_on.append(torch.cuda.current_stream().cuda_stream)
+        return torch.mul(t, 2.0)
+
+    def gpu_streams(result):
+        # CUPTI's stream ids of the measured kernels (the flush is not in the trace).
+        return {record.stream for record in result.measurement.trace}
+
     with torch.cuda.stream(side):
-        result = kerntime.bench(torch.mul, x, 2.0, backend="cupti")
-    check_breakdown(result)
-    explicit = kerntime.bench(torch.mul, x, 2.0, stream=side, backend="cupti")
+        current = kerntime.bench(mul, x, backend="cupti")
+    check_breakdown(current)
+    assert set(launched_on) == {side.cuda_stream}
+    launched_on.clear()
+    explicit = kerntime.bench(mul, x, stream=side, backend="cupti")
     check_breakdown(explicit)
+    assert set(launched_on) == {side.cuda_stream}
+    launched_on.clear()
+    default = kerntime.bench(mul, x, backend="cupti")
+    assert set(launched_on) == {torch.cuda.current_stream().cuda_stream} != {side.cuda_stream}
+    # On the GPU too: both runs on `side` ran their kernels on one stream, not the default one.
+    assert len(gpu_streams(current)) == 1
+    assert gpu_streams(current) == gpu_streams(explicit) != gpu_streams(default)
 
 
 @pytest.mark.parametrize("fail_at", [3, 10 + 7], ids=["in_warmup", "in_a_measured_trial"])

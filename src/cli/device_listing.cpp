@@ -7,11 +7,13 @@
 #include <variant>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/device_check.hpp"
 #include "cli/exit_codes.hpp"
 #include "cupti/availability.hpp"
 #include "cupti/cupti_library.hpp"
+#include "telemetry/telemetry_probe.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -27,6 +29,31 @@ std::string mebibytes(double bytes) {
 
 std::string gibibytes(double bytes) {
   return fmt::format("{:.1f} GiB", bytes / (1024.0 * 1024 * 1024));
+}
+
+template <typename T> std::string or_unknown(const std::optional<T>& value, std::string_view unit) {
+  return value ? fmt::format("{}{}", *value, unit) : std::string("?");
+}
+
+// What NVML says about device `d` now: its static facts and one live reading (no GPU work).
+void print_nvml_lines(std::ostream& out, int d) {
+  const device_telemetry facts = read_device_telemetry(d);
+  if (!facts.available) {
+    out << fmt::format("  NVML                 unavailable: {}\n", facts.unavailable_reason);
+    return;
+  }
+  out << fmt::format("  NVML                 {}, driver {}, max SM clock {}, power limit {}\n",
+                     facts.uuid, facts.driver_version, or_unknown(facts.max_sm_clock_mhz, " MHz"),
+                     or_unknown(facts.power_limit_w, " W"));
+  if (const auto now = read_snapshot(d)) {
+    out << fmt::format(
+        "  now                  SM clock {}, memory clock {}, {}, {}{}\n",
+        or_unknown(now->sm_clock_mhz, " MHz"), or_unknown(now->memory_clock_mhz, " MHz"),
+        or_unknown(now->temperature_c, " °C"), or_unknown(now->power_w, " W"),
+        now->clock_event_names.empty()
+            ? std::string()
+            : fmt::format(", clock events: {}", fmt::join(now->clock_event_names, ", ")));
+  }
 }
 
 // Whether libcupti can be loaded at all; without it every run falls back to CUDA events.
@@ -90,6 +117,7 @@ int print_device_listing(std::ostream& out, std::ostream& err) {
                        attribute(cudaDevAttrMemoryClockRate, d) / 1000);
     out << fmt::format("  PCI bus              {:04x}:{:02x}:{:02x}\n", p.pciDomainID, p.pciBusID,
                        p.pciDeviceID);
+    print_nvml_lines(out, d);
   }
   return exit_ok;
 }
