@@ -4,7 +4,7 @@
 # It builds nothing (the GPU machine has no gtest, fmt or nlohmann): it runs the GPU tests
 # (ctest -L gpu), the accuracy benchmarks and the Nsight Compute comparison, writes every log
 # under $OUT (default ./out; at most 8 files) and prints a short summary table last. Where the
-# Python module is installed (pip install --no-build-isolation .), its tests run too.
+# Python module is installed (python3 -m pip install --no-build-isolation .), its tests run too.
 # It never changes clocks or any other setting of the card: ncu runs with --clock-control none.
 set -u -o pipefail
 
@@ -164,7 +164,7 @@ PY
 fi
 
 # The Python module's tests (GPU ones included) when the module is installed here
-# (pip install --no-build-isolation . builds it with this machine's Python).
+# (python3 -m pip install --no-build-isolation . builds it with this machine's Python).
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if python3 -c "import kerntime._kerntime" 2>/dev/null; then
   step "Python tests"
