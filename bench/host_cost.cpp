@@ -69,6 +69,7 @@ int main() try {
   smallest.repeats = 1;
   smallest.input_sets = 1;
   std::vector<double> smallest_walls;
+  smallest_walls.reserve(3);
   for (int i = 0; i < 3; ++i) {
     smallest_walls.push_back(measure_wall(spin_10us, smallest).wall_ms);
   }

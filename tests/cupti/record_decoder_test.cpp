@@ -62,7 +62,7 @@ TEST(record_decoder, keeps_the_thread_of_runtime_and_driver_calls) {
 
 TEST(record_decoder, interns_equal_names_from_different_pointers_once) {
   const std::string first = "void fill_kernel<float>(float*, int)";
-  const std::string second = first; // same text, another address
+  const std::string second(first.begin(), first.end()); // same text, another address
   testing::activity_buffer buffer;
   buffer.kernel(first.c_str(), 1, 2, 1);
   buffer.kernel(second.c_str(), 3, 4, 2);

@@ -13,7 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class AtomicFile : public ::testing::Test {
+class atomic_file_test : public ::testing::Test {
 protected:
   [[nodiscard]] std::size_t entries() const {
     return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder_), {}));
@@ -30,7 +30,7 @@ std::string read(const fs::path& path) {
   return text.str();
 }
 
-TEST_F(AtomicFile, WritesAndReplaces) {
+TEST_F(atomic_file_test, WritesAndReplaces) {
   const auto path = folder_ / "out.json";
   write_file_atomically(path, [](std::ostream& out) { out << "first"; });
   write_file_atomically(path, [](std::ostream& out) { out << "second"; });
@@ -38,7 +38,7 @@ TEST_F(AtomicFile, WritesAndReplaces) {
   EXPECT_EQ(entries(), 1u);
 }
 
-TEST_F(AtomicFile, MissingFolderNamesThePathAndTheFix) {
+TEST_F(atomic_file_test, MissingFolderNamesThePathAndTheFix) {
   const auto path = folder_ / "no_such_folder" / "out.json";
   try {
     write_file_atomically(path, [](std::ostream& out) { out << "x"; });
@@ -52,7 +52,7 @@ TEST_F(AtomicFile, MissingFolderNamesThePathAndTheFix) {
   EXPECT_EQ(entries(), 0u);
 }
 
-TEST_F(AtomicFile, DirectoryPathLeavesNoTemporaryBehind) {
+TEST_F(atomic_file_test, DirectoryPathLeavesNoTemporaryBehind) {
   const auto path = folder_ / "a_directory";
   fs::create_directory(path);
   EXPECT_THROW(write_file_atomically(path, [](std::ostream& out) { out << "x"; }),
@@ -61,7 +61,7 @@ TEST_F(AtomicFile, DirectoryPathLeavesNoTemporaryBehind) {
   EXPECT_EQ(entries(), 1u);
 }
 
-TEST_F(AtomicFile, FailingWriterKeepsTheOldFileAndRemovesTheTemporary) {
+TEST_F(atomic_file_test, FailingWriterKeepsTheOldFileAndRemovesTheTemporary) {
   const auto path = folder_ / "out.csv";
   write_file_atomically(path, [](std::ostream& out) { out << "old"; });
   EXPECT_THROW(write_file_atomically(path,

@@ -16,7 +16,7 @@ using testing::fake_nvml;
 
 constexpr const char* h200_bus_id = "00000000:19:00.0";
 
-class TelemetryProbe : public ::testing::Test {
+class telemetry_probe_test : public ::testing::Test {
 protected:
   void SetUp() override {
     testing::reset_fake_nvml();
@@ -40,7 +40,7 @@ protected:
   nvml_api api_;
 };
 
-TEST_F(TelemetryProbe, ReadsTheDeviceOnce) {
+TEST_F(telemetry_probe_test, ReadsTheDeviceOnce) {
   const auto probe = open_fake();
   const device_telemetry& d = probe->device();
   EXPECT_TRUE(d.available);
@@ -59,7 +59,7 @@ TEST_F(TelemetryProbe, ReadsTheDeviceOnce) {
   EXPECT_TRUE(probe->warnings().empty()) << probe->warnings().front();
 }
 
-TEST_F(TelemetryProbe, SnapshotsBeforeAndAfterEachTrial) {
+TEST_F(telemetry_probe_test, SnapshotsBeforeAndAfterEachTrial) {
   const auto probe = open_fake();
   fake_nvml().temperature_c = 44;
   probe->before_trial(nullptr);
@@ -81,7 +81,7 @@ TEST_F(TelemetryProbe, SnapshotsBeforeAndAfterEachTrial) {
   EXPECT_EQ(t.throttle_reason, "");
 }
 
-TEST_F(TelemetryProbe, ThrottlingReasonDuringTheTrialFlagsIt) {
+TEST_F(telemetry_probe_test, ThrottlingReasonDuringTheTrialFlagsIt) {
   const auto probe = open_fake();
   probe->before_trial(nullptr);
   fake_nvml().clock_event_reasons = clock_event_reason::sw_power_cap;
@@ -92,7 +92,7 @@ TEST_F(TelemetryProbe, ThrottlingReasonDuringTheTrialFlagsIt) {
   EXPECT_EQ(t.before->clock_event_reasons, 0U);
 }
 
-TEST_F(TelemetryProbe, ReasonBeforeTheTrialCountsToo) {
+TEST_F(telemetry_probe_test, ReasonBeforeTheTrialCountsToo) {
   const auto probe = open_fake();
   fake_nvml().clock_event_reasons = clock_event_reason::hw_thermal_slowdown;
   probe->before_trial(nullptr);
@@ -100,7 +100,7 @@ TEST_F(TelemetryProbe, ReasonBeforeTheTrialCountsToo) {
   EXPECT_TRUE(probe->after_trial(nullptr).throttled);
 }
 
-TEST_F(TelemetryProbe, IdleIsNotThrottling) {
+TEST_F(telemetry_probe_test, IdleIsNotThrottling) {
   const auto probe = open_fake();
   fake_nvml().clock_event_reasons =
       clock_event_reason::gpu_idle | clock_event_reason::applications_clocks_setting;
@@ -110,7 +110,7 @@ TEST_F(TelemetryProbe, IdleIsNotThrottling) {
             (std::vector<std::string>{"gpu_idle", "applications_clocks_setting"}));
 }
 
-TEST_F(TelemetryProbe, ClocksThatStrayAreNotLocked) {
+TEST_F(telemetry_probe_test, ClocksThatStrayAreNotLocked) {
   const auto probe = open_fake();
   EXPECT_EQ(probe->device().clocks_locked, true);
   run_trial(*probe);
@@ -120,12 +120,12 @@ TEST_F(TelemetryProbe, ClocksThatStrayAreNotLocked) {
   EXPECT_EQ(probe->device().clocks_locked, false);
 }
 
-TEST_F(TelemetryProbe, IdleClocksAtOpenAreNotLocked) {
+TEST_F(telemetry_probe_test, IdleClocksAtOpenAreNotLocked) {
   fake_nvml().sm_clock_mhz = 345;
   EXPECT_EQ(open_fake()->device().clocks_locked, false);
 }
 
-TEST_F(TelemetryProbe, FailingMidRunEmptiesFieldsAndWarnsOncePerCall) {
+TEST_F(telemetry_probe_test, FailingMidRunEmptiesFieldsAndWarnsOncePerCall) {
   const auto probe = open_fake();
   ASSERT_TRUE(probe->warnings().empty());
   // The before snapshot (5 calls) and the after snapshot's two clocks answer; then the GPU is lost.
@@ -160,7 +160,7 @@ TEST_F(TelemetryProbe, FailingMidRunEmptiesFieldsAndWarnsOncePerCall) {
   EXPECT_TRUE(probe->device().available); // NVML was there; the failures are in warnings
 }
 
-TEST_F(TelemetryProbe, FailingDuringOpenEmptiesDeviceFields) {
+TEST_F(telemetry_probe_test, FailingDuringOpenEmptiesDeviceFields) {
   fake_nvml().calls_before_failure = 3; // handle lookup, name, UUID
   const auto probe = open_fake();
   EXPECT_TRUE(probe->device().available);
@@ -173,7 +173,7 @@ TEST_F(TelemetryProbe, FailingDuringOpenEmptiesDeviceFields) {
   EXPECT_NO_THROW(run_trial(*probe));
 }
 
-TEST_F(TelemetryProbe, NotSupportedIsEmptyWithoutWarning) {
+TEST_F(telemetry_probe_test, NotSupportedIsEmptyWithoutWarning) {
   fake_nvml().power_result = nvml_error_not_supported;
   const auto probe = open_fake();
   const trial_telemetry t = run_trial(*probe);
@@ -182,7 +182,7 @@ TEST_F(TelemetryProbe, NotSupportedIsEmptyWithoutWarning) {
   EXPECT_TRUE(probe->warnings().empty());
 }
 
-TEST_F(TelemetryProbe, MissingEntryPointsLeaveFieldsEmpty) {
+TEST_F(telemetry_probe_test, MissingEntryPointsLeaveFieldsEmpty) {
   api_.device_get_applications_clock = nullptr;
   api_.device_get_temperature = nullptr;
   api_.device_get_clock_event_reasons = nullptr;
@@ -197,7 +197,7 @@ TEST_F(TelemetryProbe, MissingEntryPointsLeaveFieldsEmpty) {
   EXPECT_FALSE(t.after->clock_event_reasons);
 }
 
-TEST_F(TelemetryProbe, UnknownPciBusIdMakesNvmlUnavailable) {
+TEST_F(telemetry_probe_test, UnknownPciBusIdMakesNvmlUnavailable) {
   fake_nvml().handle_result = 6; // NVML_ERROR_NOT_FOUND
   const auto probe = open_fake();
   EXPECT_FALSE(probe->device().available);
@@ -209,7 +209,7 @@ TEST_F(TelemetryProbe, UnknownPciBusIdMakesNvmlUnavailable) {
   EXPECT_FALSE(t.throttled);
 }
 
-TEST_F(TelemetryProbe, NullTableMakesNvmlUnavailable) {
+TEST_F(telemetry_probe_test, NullTableMakesNvmlUnavailable) {
   probe_setup setup; // setup.nvml stays null
   setup.nvml_unavailable_reason = "no NVML function table was given";
   const auto probe = telemetry_probe::open(setup, protocol{});
@@ -221,7 +221,7 @@ TEST_F(TelemetryProbe, NullTableMakesNvmlUnavailable) {
   EXPECT_FALSE(t.after);
 }
 
-TEST_F(TelemetryProbe, TelemetryOffInTheProtocol) {
+TEST_F(telemetry_probe_test, TelemetryOffInTheProtocol) {
   protocol p;
   p.telemetry = false;
   const auto probe = open_fake(p);
