@@ -1,6 +1,7 @@
 #pragma once
 // Everything a C++ user of kerntime needs.
 
+#include "kerntime/cuda.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/measure.hpp"
 #include "kerntime/protocol.hpp"
