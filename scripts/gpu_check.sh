@@ -9,7 +9,8 @@
 set -u -o pipefail
 
 build=$(cd "${1:-build}" && pwd) || { echo "no build folder ${1:-build}" >&2; exit 2; }
-accuracy="$(cd "$(dirname "$0")/../bench/accuracy" && pwd)" # ncu_csv.py, the one Nsight Compute CSV reader
+root="$(cd "$(dirname "$0")/.." && pwd)"
+accuracy="$root/bench/accuracy" # ncu_csv.py, the one Nsight Compute CSV reader
 OUT=${OUT:-./out}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
@@ -107,6 +108,12 @@ run_bench event_envelope 30
 calls_line=$(grep -m1 '^calls to the work' "$bench_log")
 [[ -n "$calls_line" ]] && echo "RESULT protocol_calls $(sed 's/^calls to the work: \([0-9]*\) = warmup \([0-9]*\) + measured \([0-9]*\) + \([0-9]*\) discarded/calls=\1 warmup=\2 measured=\3 discarded=\4/' <<<"$calls_line")" | tee -a "$results"
 
+# kerntime compare on real runs: A/A false alarms over 8 suite runs, and spin kernels of known
+# duration for the smallest slowdown it detects (bench/compare/compare_check.py).
+step "compare"
+timeout 240 python3 "$root/bench/compare/compare_check.py" "$build/kerntime" "$OUT/compare" 8 2>&1 |
+  tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
+
 step "Nsight Compute"
 ncu_bin=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 if [[ -z "$ncu_bin" ]]; then
@@ -165,7 +172,6 @@ fi
 
 # The Python module's tests (GPU ones included) when the module is installed here
 # (python3 -m pip install --no-build-isolation . builds it with this machine's Python).
-root="$(cd "$(dirname "$0")/.." && pwd)"
 if python3 -c "import kerntime._kerntime" 2>/dev/null; then
   step "Python tests"
   (cd "$root" && timeout 300 python3 -m pytest -q -rs -p no:cacheprovider python/tests) \
@@ -230,6 +236,11 @@ for line in lines:
     elif bench == "event_envelope":
         row("event_envelope memset/settled/kernel/none us",
             "/".join(f"{float(f[k]):.3g}" for k in ("memset_us", "settled_us", "kernel_us", "none_us")))
+    elif bench == "compare_aa":
+        row(f"compare A/A ({f['metric']}): slower of states, {f['pairs']} pairs",
+            f"{f['slower']} of {f['states']}", "0", f["slower"] == "0")
+    elif bench == "compare_spin":
+        row(f"compare spin {f['base_us']} -> {f['new_us']} us", f"{f['verdict']} {f['ratio']}")
     elif bench == "protocol_calls":
         row("protocol.calls (warmup+discard+measured)",
             f"{f['calls']}={f['warmup']}+{f['discarded']}+{f['measured']}")

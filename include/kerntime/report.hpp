@@ -83,6 +83,17 @@ struct report_format {
 // Throws kerntime::invalid_argument listing the known names when `name` is not one.
 [[nodiscard]] const report_format& find_report_format(std::string_view name);
 
+// Everything one invocation wrote to its kerntime JSON (--json), read back: what compare, merge
+// and later reports consume, so a result measured once can be used again.
+struct result_set {
+  run_context context;
+  std::vector<benchmark_run> runs;
+};
+// Read a kerntime JSON of json_schema_version (the version this kerntime writes). Throw
+// kerntime::invalid_argument naming the file (`source`) and what is wrong with it.
+[[nodiscard]] result_set read_result_set(const std::filesystem::path& path);
+[[nodiscard]] result_set parse_result_set(std::string_view json_text, std::string_view source);
+
 // The kerntime JSON of one measurement (the "result" object of the schema), for the Python module.
 [[nodiscard]] std::string to_json(const measurement_result& result);
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kerntime/protocol.hpp"
@@ -15,6 +16,7 @@ namespace kerntime {
 
 enum class timing_backend { cupti, events };
 [[nodiscard]] std::string_view to_string(timing_backend b);
+[[nodiscard]] std::optional<timing_backend> parse_timing_backend(std::string_view text);
 
 // One measured iteration. With CUDA events span and busy are both the event interval.
 struct iteration_sample {
@@ -30,6 +32,7 @@ struct trial_result {
 // What kind of GPU activity a record was.
 enum class activity_kind { kernel, memset, memcpy };
 [[nodiscard]] std::string_view to_string(activity_kind k);
+[[nodiscard]] std::optional<activity_kind> parse_activity_kind(std::string_view text);
 
 // One row of the per-kernel breakdown: all records of one name and kind within an iteration.
 struct kernel_summary {

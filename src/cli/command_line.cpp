@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/compare_command.hpp"
 #include "cli/device_listing.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/output_paths.hpp"
@@ -240,6 +241,10 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   auto* list = app.add_subcommand("list", "List the benchmarks, their axes and their states");
   add_selection_options(*list, list_selection);
   auto* info = app.add_subcommand("info", "Show the CUDA devices and whether CUPTI is usable");
+  compare_flags compare_settings;
+  auto* compare = app.add_subcommand(
+      "compare", "Compare two runs' results per state (exit 1 when something got slower)");
+  add_compare_options(*compare, compare_settings);
 
   std::vector<const char*> argv;
   argv.reserve(args.size());
@@ -254,8 +259,8 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     return app.exit(e, out, err);
   } catch (const CLI::RequiredError& e) {
     if (app.get_subcommands().empty()) {
-      err << "kerntime: error: a command is required; run kerntime run, kerntime list or "
-             "kerntime info (kerntime --help explains them)\n";
+      err << "kerntime: error: a command is required; run kerntime run, kerntime list, "
+             "kerntime info or kerntime compare (kerntime --help explains them)\n";
     } else {
       err << "kerntime: error: " << one_line(e.what()) << "; see kerntime --help\n";
     }
@@ -272,6 +277,9 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     }
     if (*list) {
       return list_states(make_plan(registry, list_selection), out);
+    }
+    if (*compare) {
+      return run_compare(compare_settings, env);
     }
     if (run->count(flag(flag_names.flush_bytes)) > 0) {
       flags.protocol.flush_bytes = flush_bytes;

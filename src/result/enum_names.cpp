@@ -95,8 +95,14 @@ std::optional<headline_metric> parse_headline_metric(std::string_view text) {
 std::string_view to_string(timing_backend b) {
   return name_of(timing_backends, b);
 }
+std::optional<timing_backend> parse_timing_backend(std::string_view text) {
+  return value_named(timing_backends, text);
+}
 std::string_view to_string(activity_kind k) {
   return name_of(activity_kinds, k);
+}
+std::optional<activity_kind> parse_activity_kind(std::string_view text) {
+  return value_named(activity_kinds, text);
 }
 std::string_view to_string(axis_kind k) {
   return name_of(axis_kinds, k);

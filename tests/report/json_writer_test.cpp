@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "golden.hpp"
@@ -12,6 +14,18 @@ using nlohmann::json;
 
 TEST(JsonWriter, MatchesGolden) {
   expect_matches_golden(render(*make_json_writer()), "report.json");
+}
+
+// What compare, merge and later reports read: every key the writer writes is read back, so the
+// set re-rendered is the same text.
+TEST(JsonWriter, ReadsBackToTheSameDocument) {
+  const std::string written = render(*make_json_writer());
+  const result_set set = parse_result_set(written, "sample.json");
+  ASSERT_EQ(set.runs.size(), sample_runs().size());
+  std::ostringstream again;
+  make_json_writer()->print(again, set.context, set.runs);
+  EXPECT_EQ(again.str(), written);
+  EXPECT_EQ(set.runs[1].error, error_kind::benchmark_failed);
 }
 
 TEST(JsonWriter, RoundTripsEveryValue) {

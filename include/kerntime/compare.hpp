@@ -1,0 +1,85 @@
+#pragma once
+// Did a change make it faster? compare() reads the result sets of a base and a new run (one or
+// several runs per side), and says per state: the ratio NEW/BASE with a 95 % interval, a verdict
+// (faster, slower, same, inconclusive), which kernels moved, and whether the GPU clocks differed.
+// The method and its measured false-alarm rate are in docs/compare.md.
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kerntime/protocol.hpp"
+#include "kerntime/report.hpp"
+
+namespace kerntime {
+
+enum class verdict { slower, faster, same, inconclusive };
+[[nodiscard]] std::string_view to_string(verdict v);
+
+struct compare_options {
+  double threshold = 0.02; // a change within ±2 % is "same" (docs/compare.md says why)
+  double alpha = 0.05;     // the interval's confidence is 1 - alpha
+  std::optional<headline_metric> metric; // default: the base run's headline metric
+  std::optional<std::string> filter;     // only states whose name this regex finds
+  bool allow_different_devices = false;
+};
+
+// One kernel (name and kind) of a state, in the base and the new run. Absent on one side: it
+// appeared or disappeared.
+struct kernel_change {
+  std::string name;
+  activity_kind kind = activity_kind::kernel;
+  std::optional<double> base_mean_ns;
+  std::optional<double> new_mean_ns;
+  double base_calls = 0; // per iteration
+  double new_calls = 0;
+};
+
+struct state_comparison {
+  std::string state_name;
+  headline_metric metric = headline_metric::span;
+  double base_ns = 0; // median of the metric over every iteration of the side's runs
+  double new_ns = 0;
+  double ratio = 1;     // new_ns / base_ns: the effect, from every iteration
+  double ratio_low = 1; // the interval of the ratio, from the independent units below
+  double ratio_high = 1;
+  std::string unit; // "trials" (one run per side) or "runs" (several runs per side)
+  int base_units = 0;
+  int new_units = 0;
+  double band = 0; // the "same" band used: the threshold, or the between-run floor if wider
+  std::string band_reason;
+  verdict outcome = verdict::inconclusive;
+  std::optional<int> units_needed;    // inconclusive: units per side that would likely settle it
+  std::vector<kernel_change> kernels; // every kernel of either side; empty unless both used CUPTI
+  std::optional<double> base_sm_clock_mhz; // median on-GPU clock over the side's trials
+  std::optional<double> new_sm_clock_mhz;
+  std::optional<double> cycles_ratio; // ratio × new clock / base clock, when both were measured
+  std::vector<std::string> notes;     // clocks differ, throttled trials, another timer, ...
+};
+
+struct comparison {
+  std::vector<state_comparison> states; // base order
+  std::vector<std::string> only_in_base;
+  std::vector<std::string> only_in_new;
+  std::vector<std::string> not_compared; // "state: why" (failed or skipped on a side)
+  std::string base_device;
+  std::string new_device;
+  compare_options options;
+};
+
+// Throws kerntime::invalid_argument for an empty side, no state in common, different GPU models
+// (unless allowed) or an invalid filter or option.
+[[nodiscard]] comparison compare(std::span<const result_set> base,
+                                 std::span<const result_set> changed,
+                                 const compare_options& options = {});
+
+// True when some state got slower beyond the band with significance: what the gate exits 1 on.
+[[nodiscard]] bool has_regression(const comparison& c);
+
+// Markdown (regressions first) and the comparison as JSON.
+[[nodiscard]] std::string comparison_markdown(const comparison& c);
+[[nodiscard]] std::string comparison_json(const comparison& c);
+
+} // namespace kerntime

@@ -1,0 +1,134 @@
+#include "cli/compare_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <ostream>
+
+#include "cli/exit_codes.hpp"
+#include "cli/output_paths.hpp"
+#include "kerntime/compare.hpp"
+#include "kerntime/errors.hpp"
+#include "kerntime/report.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+// "2%" or "0.02".
+double parse_threshold(const std::string& text) {
+  std::string_view number = text;
+  const bool percent = !number.empty() && number.back() == '%';
+  if (percent) {
+    number.remove_suffix(1);
+  }
+  double value = 0;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (error != std::errc{} || end != number.data() + number.size() || number.empty() ||
+      (!percent && value >= 1)) {
+    throw invalid_argument(fmt::format(
+        "--threshold {} is not a fraction or a percentage; e.g. --threshold 2% or 0.02", text));
+  }
+  return percent ? value / 100 : value;
+}
+
+// A file, or every *.json of a folder (a history of runs), in name order.
+std::vector<result_set> read_side(const std::vector<std::string>& paths, std::string_view side) {
+  namespace fs = std::filesystem;
+  std::vector<result_set> sets;
+  for (const auto& given : paths) {
+    std::error_code ec;
+    if (fs::is_directory(given, ec)) {
+      std::vector<fs::path> files;
+      for (const auto& entry : fs::directory_iterator(given, ec)) {
+        if (entry.path().extension() == ".json") {
+          files.push_back(entry.path());
+        }
+      }
+      std::sort(files.begin(), files.end());
+      if (files.empty()) {
+        throw invalid_argument(fmt::format("the {} folder {} holds no .json file", side, given));
+      }
+      for (const auto& file : files) {
+        sets.push_back(read_result_set(file));
+      }
+    } else {
+      sets.push_back(read_result_set(given));
+    }
+  }
+  if (sets.empty()) {
+    throw invalid_argument(fmt::format(
+        "no {} results given; run kerntime compare BASE.json NEW.json, or --base FILE --new FILE",
+        side));
+  }
+  return sets;
+}
+
+} // namespace
+
+void add_compare_options(CLI::App& compare, compare_flags& flags) {
+  compare.add_option("files", flags.files, "BASE.json NEW.json (kerntime JSON of two runs)")
+      ->expected(0, 2);
+  compare.add_option("--base", flags.base,
+                     "A base result file, or a folder of them; repeat for several runs");
+  compare.add_option("--new", flags.changed,
+                     "A new result file, or a folder of them; repeat for several runs");
+  compare
+      .add_option("--threshold", flags.threshold,
+                  "A change within this band is 'same', e.g. 2% or 0.02")
+      ->capture_default_str();
+  compare.add_option("--alpha", flags.alpha, "1 - the intervals' confidence")
+      ->capture_default_str();
+  compare.add_option("--metric", flags.metric,
+                     "Compare span or busy (default: the base run's headline metric)");
+  compare.add_option("--filter", flags.filter, "Only states whose name matches this regex");
+  compare.add_flag("--allow-different-devices", flags.allow_different_devices,
+                   "Compare runs from different GPU models");
+  compare.add_option("--json", flags.json, "Write the comparison as JSON to FILE");
+  compare.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
+}
+
+int run_compare(const compare_flags& flags, const cli_environment& env) {
+  if (!flags.files.empty() && flags.files.size() != 2) {
+    throw invalid_argument("give two files, BASE.json NEW.json (or --base and --new)");
+  }
+  if (!flags.files.empty() && (!flags.base.empty() || !flags.changed.empty())) {
+    throw invalid_argument(
+        "give either BASE.json NEW.json or --base/--new, not both; --base and --new take "
+        "several runs per side");
+  }
+  compare_options options;
+  options.threshold = parse_threshold(flags.threshold);
+  options.alpha = flags.alpha;
+  if (!flags.metric.empty()) {
+    options.metric = parse_headline_metric(flags.metric);
+    if (!options.metric) {
+      throw invalid_argument(fmt::format(
+          "--metric {} is not a metric; pass --metric span or --metric busy", flags.metric));
+    }
+  }
+  options.filter = flags.filter;
+  options.allow_different_devices = flags.allow_different_devices;
+  if (!flags.json.empty()) {
+    check_output_paths({{"--json", flags.json}});
+  }
+  const auto base =
+      read_side(flags.files.empty() ? flags.base : std::vector{flags.files[0]}, "base");
+  const auto changed =
+      read_side(flags.files.empty() ? flags.changed : std::vector{flags.files[1]}, "new");
+  const comparison c = compare(base, changed, options);
+  if (!flags.quiet) {
+    *env.out << comparison_markdown(c) << std::flush;
+  }
+  if (!flags.json.empty()) {
+    write_file_atomically(flags.json, [&](std::ostream& file) { file << comparison_json(c); });
+  }
+  if (has_regression(c)) {
+    *env.err << "kerntime: a state got slower beyond the band (listed first)\n";
+    return exit_regression;
+  }
+  return exit_ok;
+}
+
+} // namespace kerntime::detail

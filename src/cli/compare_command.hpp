@@ -1,0 +1,32 @@
+#pragma once
+// `kerntime compare BASE.json NEW.json`: the comparison on stdout, the gate in the exit code.
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command_line.hpp"
+
+namespace kerntime::detail {
+
+struct compare_flags {
+  std::vector<std::string> files;   // BASE NEW
+  std::vector<std::string> base;    // --base (repeatable; a folder means every *.json in it)
+  std::vector<std::string> changed; // --new, likewise
+  std::string threshold = "2%";
+  double alpha = 0.05;
+  std::string metric;
+  std::optional<std::string> filter;
+  bool allow_different_devices = false;
+  std::string json;
+  bool quiet = false;
+};
+
+void add_compare_options(CLI::App& compare, compare_flags& flags);
+
+// Exit 0: nothing got slower; 1: something did (listed first); 2: bad input.
+[[nodiscard]] int run_compare(const compare_flags& flags, const cli_environment& env);
+
+} // namespace kerntime::detail

@@ -1,0 +1,338 @@
+#include "kerntime/compare.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <regex>
+
+#include "compare/ratio_interval.hpp"
+#include "kerntime/errors.hpp"
+#include "kerntime/statistics.hpp"
+
+namespace kerntime {
+namespace {
+
+// Iterations whose GPU records leave this much of the span idle (launch and dependency gaps)
+// shift between processes far more than between trials: on the H200, A/A runs of the suite moved
+// such states by up to 0.25 × the idle fraction (docs/compare.md), and the others by < 0.6 %.
+constexpr double gapped_fraction = 0.15;
+constexpr double gap_floor_per_idle_fraction = 0.25;
+// On-GPU SM clocks further apart than this make a time comparison a clock comparison too.
+constexpr double clock_tolerance = 0.03;
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return percentile(values, 0.5);
+}
+
+double value_of(const iteration_sample& s, headline_metric metric) {
+  return metric == headline_metric::span ? s.span_ns : s.busy_ns;
+}
+
+// One side's measurements of one state, from each run that measured it.
+struct side {
+  std::vector<const measurement_result*> runs;
+  std::vector<std::string> problems; // runs of the state that failed or were skipped
+
+  [[nodiscard]] std::vector<double> iterations(headline_metric metric) const {
+    std::vector<double> values;
+    for (const auto* r : runs) {
+      for (const auto& trial : r->trials) {
+        for (const auto& s : trial.iterations) {
+          values.push_back(value_of(s, metric));
+        }
+      }
+    }
+    return values;
+  }
+  [[nodiscard]] std::vector<double> trial_medians(headline_metric metric) const {
+    std::vector<double> medians;
+    for (const auto* r : runs) {
+      for (const auto& trial : r->trials) {
+        std::vector<double> values;
+        for (const auto& s : trial.iterations) {
+          values.push_back(value_of(s, metric));
+        }
+        if (!values.empty()) {
+          medians.push_back(median_of(std::move(values)));
+        }
+      }
+    }
+    return medians;
+  }
+  [[nodiscard]] std::vector<double> run_medians(headline_metric metric) const {
+    std::vector<double> medians;
+    for (const auto* r : runs) {
+      side one;
+      one.runs = {r};
+      medians.push_back(median_of(one.iterations(metric)));
+    }
+    return medians;
+  }
+  [[nodiscard]] std::optional<double> sm_clock_mhz() const {
+    std::vector<double> clocks;
+    for (const auto* r : runs) {
+      for (const auto& trial : r->trials) {
+        if (trial.telemetry.measured_sm_clock_mhz) {
+          clocks.push_back(*trial.telemetry.measured_sm_clock_mhz);
+        }
+      }
+    }
+    return clocks.empty() ? std::nullopt : std::optional(median_of(std::move(clocks)));
+  }
+  [[nodiscard]] int throttled_trials() const {
+    int n = 0;
+    for (const auto* r : runs) {
+      for (const auto& trial : r->trials) {
+        n += trial.telemetry.throttled ? 1 : 0;
+      }
+    }
+    return n;
+  }
+  [[nodiscard]] bool all_cupti() const {
+    return std::all_of(runs.begin(), runs.end(),
+                       [](const auto* r) { return r->backend == timing_backend::cupti; });
+  }
+};
+
+struct gathered {
+  std::vector<std::string> order; // state names, first seen first
+  std::map<std::string, side> states;
+  std::string device;
+};
+
+gathered gather(std::span<const result_set> sets, const std::optional<std::regex>& filter) {
+  gathered g;
+  for (const auto& set : sets) {
+    if (g.device.empty() && set.context.device) {
+      g.device = set.context.device->name;
+    }
+    for (const auto& run : set.runs) {
+      if (filter && !std::regex_search(run.state_name, *filter)) {
+        continue;
+      }
+      auto [it, inserted] = g.states.try_emplace(run.state_name);
+      if (inserted) {
+        g.order.push_back(run.state_name);
+      }
+      if (run.status == run_status::ok && run.result) {
+        it->second.runs.push_back(&*run.result);
+        if (g.device.empty()) {
+          g.device = run.result->device.name;
+        }
+      } else {
+        it->second.problems.push_back(
+            run.status == run_status::skipped
+                ? "skipped: " + run.message
+                : fmt::format("failed ({}): {}",
+                              run.error ? to_string(*run.error) : std::string_view("error"),
+                              run.message));
+      }
+    }
+  }
+  return g;
+}
+
+std::vector<kernel_change> kernel_changes(const side& base, const side& changed) {
+  std::map<std::pair<std::string, activity_kind>, kernel_change> by_kernel;
+  const auto add = [&](const side& s, bool is_base) {
+    const double runs = static_cast<double>(s.runs.size());
+    for (const auto* r : s.runs) {
+      for (const auto& k : r->kernels) {
+        auto& change = by_kernel[{k.name, k.kind}];
+        change.name = k.name;
+        change.kind = k.kind;
+        auto& mean = is_base ? change.base_mean_ns : change.new_mean_ns;
+        mean = mean.value_or(0) + k.mean_ns / runs;
+        (is_base ? change.base_calls : change.new_calls) += k.calls_per_iteration / runs;
+      }
+    }
+  };
+  add(base, true);
+  add(changed, false);
+  std::vector<kernel_change> changes;
+  changes.reserve(by_kernel.size());
+  for (auto& [key, change] : by_kernel) {
+    changes.push_back(std::move(change));
+  }
+  std::stable_sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) {
+    return std::max(a.base_mean_ns.value_or(0), a.new_mean_ns.value_or(0)) >
+           std::max(b.base_mean_ns.value_or(0), b.new_mean_ns.value_or(0));
+  });
+  return changes;
+}
+
+// The verdict from the interval and the band, and for an undecided one the units that would
+// likely decide it (toward "same" inside the band, or toward a change outside it).
+void decide(state_comparison& s, const detail::ratio_interval& interval) {
+  const double edge = std::log1p(s.band);
+  if (s.ratio_low > 1 + s.band) {
+    s.outcome = verdict::slower;
+  } else if (s.ratio_high < 1 / (1 + s.band)) {
+    s.outcome = verdict::faster;
+  } else if (s.ratio_low >= 1 / (1 + s.band) && s.ratio_high <= 1 + s.band) {
+    s.outcome = verdict::same;
+  } else {
+    s.outcome = verdict::inconclusive;
+    const double center = std::abs(std::log(s.ratio_low * s.ratio_high) / 2);
+    const double wanted = std::abs(edge - center);
+    s.units_needed = detail::units_for_half_width(interval.log_half_width, wanted,
+                                                  std::min(s.base_units, s.new_units));
+  }
+}
+
+state_comparison compare_state(const std::string& name, const side& base, const side& changed,
+                               const compare_options& options) {
+  state_comparison s;
+  s.state_name = name;
+  s.metric = options.metric.value_or(base.runs.front()->protocol_used.metric);
+  s.base_ns = median_of(base.iterations(s.metric));
+  s.new_ns = median_of(changed.iterations(s.metric));
+  s.ratio = s.new_ns / s.base_ns;
+  const bool by_runs = base.runs.size() >= 2 && changed.runs.size() >= 2;
+  s.unit = by_runs ? "runs" : "trials";
+  const auto base_units = by_runs ? base.run_medians(s.metric) : base.trial_medians(s.metric);
+  const auto new_units = by_runs ? changed.run_medians(s.metric) : changed.trial_medians(s.metric);
+  s.base_units = static_cast<int>(base_units.size());
+  s.new_units = static_cast<int>(new_units.size());
+
+  s.band = options.threshold;
+  s.band_reason = "threshold";
+  if (!by_runs && s.metric == headline_metric::span) {
+    const double idle = 1 - median_of(base.iterations(headline_metric::busy)) / s.base_ns;
+    if (idle >= gapped_fraction && gap_floor_per_idle_fraction * idle > s.band) {
+      s.band = gap_floor_per_idle_fraction * idle;
+      s.band_reason = fmt::format(
+          "between-run floor: {:.0f} % of each iteration is idle between GPU records, which moves "
+          "between processes; compare busy time (--metric busy) or several runs per side",
+          100 * idle);
+    }
+  }
+  if (const auto interval =
+          detail::welch_log_ratio_interval(base_units, new_units, options.alpha)) {
+    s.ratio_low = interval->low;
+    s.ratio_high = interval->high;
+    decide(s, *interval);
+  } else {
+    s.ratio_low = s.ratio_high = s.ratio;
+    s.outcome = verdict::inconclusive;
+    s.notes.push_back(fmt::format("an interval needs at least 2 {} per side (base {}, new {})",
+                                  s.unit, s.base_units, s.new_units));
+  }
+
+  s.base_sm_clock_mhz = base.sm_clock_mhz();
+  s.new_sm_clock_mhz = changed.sm_clock_mhz();
+  if (s.base_sm_clock_mhz && s.new_sm_clock_mhz) {
+    const double clock_ratio = *s.new_sm_clock_mhz / *s.base_sm_clock_mhz;
+    s.cycles_ratio = s.ratio * clock_ratio;
+    if (std::abs(clock_ratio - 1) > clock_tolerance) {
+      s.notes.push_back(fmt::format(
+          "on-GPU SM clocks differ: base {:.0f} MHz, new {:.0f} MHz ({:+.1f} %); in cycles the "
+          "ratio is {:.3f}",
+          *s.base_sm_clock_mhz, *s.new_sm_clock_mhz, 100 * (clock_ratio - 1), *s.cycles_ratio));
+    }
+  }
+  for (const auto& [label, which] : {std::pair{"base", &base}, std::pair{"new", &changed}}) {
+    if (const int throttled = which->throttled_trials(); throttled > 0) {
+      s.notes.push_back(fmt::format("{} has {} throttled trial(s)", label, throttled));
+    }
+  }
+  if (base.all_cupti() && changed.all_cupti()) {
+    s.kernels = kernel_changes(base, changed);
+  } else {
+    s.notes.push_back("a side was timed with CUDA events: no per-kernel comparison");
+  }
+  return s;
+}
+
+} // namespace
+
+std::string_view to_string(verdict v) {
+  switch (v) {
+  case verdict::slower:
+    return "slower";
+  case verdict::faster:
+    return "faster";
+  case verdict::same:
+    return "same";
+  case verdict::inconclusive:
+    return "inconclusive";
+  }
+  return "?";
+}
+
+comparison compare(std::span<const result_set> base, std::span<const result_set> changed,
+                   const compare_options& options) {
+  if (!(options.threshold > 0 && options.threshold < 1)) {
+    throw invalid_argument(
+        fmt::format("the threshold must be a fraction in (0, 1) (got {}); e.g. 0.02 for ±2 %",
+                    options.threshold));
+  }
+  if (!(options.alpha > 0 && options.alpha < 1)) {
+    throw invalid_argument(fmt::format(
+        "alpha must be in (0, 1) (got {}); e.g. 0.05 for 95 % intervals", options.alpha));
+  }
+  if (base.empty() || changed.empty()) {
+    throw invalid_argument("compare needs at least one result set on each side");
+  }
+  std::optional<std::regex> filter;
+  if (options.filter) {
+    try {
+      filter.emplace(*options.filter, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw invalid_argument(
+          fmt::format("invalid --filter regex '{}': {}", *options.filter, e.what()));
+    }
+  }
+  const gathered b = gather(base, filter);
+  const gathered c = gather(changed, filter);
+  comparison result;
+  result.options = options;
+  result.base_device = b.device;
+  result.new_device = c.device;
+  if (!options.allow_different_devices && !b.device.empty() && !c.device.empty() &&
+      b.device != c.device) {
+    throw invalid_argument(fmt::format(
+        "the runs are from different GPUs (base {}, new {}): their times do not compare; pass "
+        "--allow-different-devices to compare them anyway",
+        b.device, c.device));
+  }
+  for (const auto& name : b.order) {
+    const auto other = c.states.find(name);
+    if (other == c.states.end()) {
+      result.only_in_base.push_back(name);
+      continue;
+    }
+    const side& base_side = b.states.at(name);
+    const side& new_side = other->second;
+    if (base_side.runs.empty() || new_side.runs.empty()) {
+      const auto& problems = base_side.runs.empty() ? base_side.problems : new_side.problems;
+      result.not_compared.push_back(fmt::format("{}: {} {}", name,
+                                                base_side.runs.empty() ? "base" : "new",
+                                                problems.empty() ? "" : problems.front()));
+      continue;
+    }
+    result.states.push_back(compare_state(name, base_side, new_side, options));
+  }
+  for (const auto& name : c.order) {
+    if (!b.states.contains(name)) {
+      result.only_in_new.push_back(name);
+    }
+  }
+  if (result.states.empty()) {
+    throw invalid_argument(fmt::format(
+        "no state was measured in both the base and the new results ({} base states, {} new); "
+        "compare results of the same benchmarks (kerntime list shows the names)",
+        b.order.size(), c.order.size()));
+  }
+  return result;
+}
+
+bool has_regression(const comparison& c) {
+  return std::any_of(c.states.begin(), c.states.end(),
+                     [](const state_comparison& s) { return s.outcome == verdict::slower; });
+}
+
+} // namespace kerntime

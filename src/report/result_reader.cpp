@@ -1,0 +1,253 @@
+// The kerntime JSON read back into the structs it was written from, so a result measured once can
+// be compared, merged and re-reported later. The inverse of report/detail/result_json.cpp: every
+// key that writer writes is read here (a round-trip test holds them together).
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "kerntime/errors.hpp"
+#include "kerntime/report.hpp"
+#include "kerntime/statistics.hpp"
+
+namespace kerntime {
+namespace {
+
+using json = nlohmann::json;
+
+template <typename T> std::optional<T> optional_of(const json& j, const char* key) {
+  const json& value = j.at(key);
+  return value.is_null() ? std::nullopt : std::optional<T>(value.get<T>());
+}
+
+template <typename Enum>
+Enum enum_of(const json& j, const char* key, std::optional<Enum> (*parse)(std::string_view)) {
+  const auto text = j.at(key).get<std::string>();
+  if (auto value = parse(text)) {
+    return *value;
+  }
+  throw invalid_argument(fmt::format("'{}' is not a known {}", text, key));
+}
+
+summary_statistics statistics_of(const json& j) {
+  return {j.at("count").get<std::size_t>(), j.at("median_ns").get<double>(),
+          j.at("mean_ns").get<double>(),    j.at("stdev_ns").get<double>(),
+          j.at("min_ns").get<double>(),     j.at("max_ns").get<double>(),
+          j.at("p10_ns").get<double>(),     j.at("p90_ns").get<double>(),
+          j.at("cv").get<double>()};
+}
+
+protocol protocol_of(const json& j) {
+  protocol p;
+  p.warmup = j.at("warmup").get<int>();
+  p.trials = j.at("trials").get<int>();
+  p.repeats = j.at("repeats").get<int>();
+  p.flush_l2 = j.at("flush_l2").get<bool>();
+  p.flush_bytes = j.at("flush_bytes").get<std::size_t>();
+  p.input_sets = j.at("input_sets").get<int>();
+  p.backend = enum_of(j, "backend", parse_backend_request);
+  p.metric = enum_of(j, "metric", parse_headline_metric);
+  p.telemetry = j.at("telemetry").get<bool>();
+  p.throttle_threshold = j.at("throttle_threshold").get<double>();
+  p.discard_throttled = j.at("discard_throttled").get<bool>();
+  return p;
+}
+
+device_info device_of(const json& j) {
+  device_info d;
+  d.ordinal = j.at("ordinal").get<int>();
+  d.name = j.at("name").get<std::string>();
+  d.compute_capability_major = j.at("compute_capability_major").get<int>();
+  d.compute_capability_minor = j.at("compute_capability_minor").get<int>();
+  d.multiprocessors = j.at("multiprocessors").get<int>();
+  d.l2_bytes = j.at("l2_bytes").get<std::size_t>();
+  d.memory_bytes = j.at("memory_bytes").get<std::size_t>();
+  d.driver_version = j.at("driver_version").get<int>();
+  d.runtime_version = j.at("runtime_version").get<int>();
+  return d;
+}
+
+device_telemetry device_telemetry_of(const json& j) {
+  device_telemetry t;
+  t.available = j.at("available").get<bool>();
+  t.unavailable_reason = j.at("unavailable_reason").get<std::string>();
+  t.name = j.at("name").get<std::string>();
+  t.pci_bus_id = j.at("pci_bus_id").get<std::string>();
+  t.uuid = j.at("uuid").get<std::string>();
+  t.driver_version = j.at("driver_version").get<std::string>();
+  t.max_sm_clock_mhz = optional_of<unsigned>(j, "max_sm_clock_mhz");
+  t.max_memory_clock_mhz = optional_of<unsigned>(j, "max_memory_clock_mhz");
+  t.application_sm_clock_mhz = optional_of<unsigned>(j, "application_sm_clock_mhz");
+  t.application_memory_clock_mhz = optional_of<unsigned>(j, "application_memory_clock_mhz");
+  t.power_limit_w = optional_of<double>(j, "power_limit_w");
+  t.clocks_locked = optional_of<bool>(j, "clocks_locked");
+  return t;
+}
+
+std::optional<gpu_snapshot> snapshot_of(const json& j) {
+  if (j.is_null()) {
+    return std::nullopt;
+  }
+  gpu_snapshot s;
+  s.sm_clock_mhz = optional_of<unsigned>(j, "sm_clock_mhz");
+  s.memory_clock_mhz = optional_of<unsigned>(j, "memory_clock_mhz");
+  s.power_w = optional_of<double>(j, "power_w");
+  s.temperature_c = optional_of<unsigned>(j, "temperature_c");
+  s.clock_event_reasons = optional_of<std::uint64_t>(j, "clock_event_reasons");
+  s.clock_event_names = j.at("clock_event_names").get<std::vector<std::string>>();
+  return s;
+}
+
+trial_result trial_of(const json& j) {
+  const auto spans = j.at("span_ns").get<std::vector<double>>();
+  const auto busies = j.at("busy_ns").get<std::vector<double>>();
+  if (spans.size() != busies.size()) {
+    throw invalid_argument(fmt::format("a trial holds {} span_ns but {} busy_ns samples",
+                                       spans.size(), busies.size()));
+  }
+  trial_result trial;
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    trial.iterations.push_back({spans[i], busies[i]});
+  }
+  const json& t = j.at("telemetry");
+  trial.telemetry.before = snapshot_of(t.at("before"));
+  trial.telemetry.after = snapshot_of(t.at("after"));
+  trial.telemetry.measured_sm_clock_mhz = optional_of<double>(t, "measured_sm_clock_mhz");
+  trial.telemetry.throttled = t.at("throttled").get<bool>();
+  trial.telemetry.throttle_reason = t.at("throttle_reason").get<std::string>();
+  return trial;
+}
+
+template <typename T, typename Convert> std::vector<T> list_of(const json& j, Convert convert) {
+  std::vector<T> items;
+  items.reserve(j.size());
+  for (const auto& item : j) {
+    items.push_back(convert(item));
+  }
+  return items;
+}
+
+measurement_result result_of(const json& j) {
+  measurement_result r;
+  r.protocol_used = protocol_of(j.at("protocol"));
+  r.device = device_of(j.at("device"));
+  r.backend = enum_of(j, "timing_backend", parse_timing_backend);
+  r.backend_reason = j.at("backend_reason").get<std::string>();
+  r.latency_ns = j.at("latency_ns").get<double>();
+  const json& s = j.at("statistics");
+  r.stats = statistics_of(s.at("headline"));
+  r.span = statistics_of(s.at("span"));
+  r.busy = statistics_of(s.at("busy"));
+  const json& t = j.at("trial_statistics");
+  r.trials_summary.means = t.at("means_ns").get<std::vector<double>>();
+  r.trials_summary.medians = t.at("medians_ns").get<std::vector<double>>();
+  r.trials_summary.stdev_of_means = t.at("stdev_of_means_ns").get<double>();
+  r.trials_summary.cv_of_means = t.at("cv_of_means").get<double>();
+  if (!r.trials_summary.means.empty()) { // not written: derived from the means, as summarise does
+    const summary_statistics of_means = summarize(r.trials_summary.means);
+    r.trials_summary.mean_of_means = of_means.mean;
+    r.trials_summary.median_of_means = of_means.median;
+  }
+  r.trials = list_of<trial_result>(j.at("trials"), trial_of);
+  r.kernels = list_of<kernel_summary>(j.at("kernels"), [](const json& k) {
+    return kernel_summary{
+        k.at("name").get<std::string>(),           enum_of(k, "kind", parse_activity_kind),
+        k.at("calls_per_iteration").get<double>(), k.at("mean_ns").get<double>(),
+        k.at("median_ns").get<double>(),           k.at("share").get<double>()};
+  });
+  r.trace = list_of<trace_record>(j.at("trace"), [](const json& e) {
+    return trace_record{e.at("name").get<std::string>(), enum_of(e, "kind", parse_activity_kind),
+                        e.at("iteration").get<int>(),    e.at("stream").get<std::uint32_t>(),
+                        e.at("start_ns").get<double>(),  e.at("end_ns").get<double>()};
+  });
+  r.telemetry = device_telemetry_of(j.at("device_telemetry"));
+  r.warnings = j.at("warnings").get<std::vector<std::string>>();
+  r.wall_seconds = j.at("wall_seconds").get<double>();
+  r.flush_bytes = j.at("flush_bytes").get<std::size_t>();
+  r.flush_median_ns = j.at("flush_median_ns").get<double>();
+  return r;
+}
+
+benchmark_run run_of(const json& j) {
+  benchmark_run run;
+  run.benchmark = j.at("benchmark").get<std::string>();
+  run.state_name = j.at("state_name").get<std::string>();
+  for (const auto& axis : j.at("axes")) {
+    run.axes.emplace_back(axis.at("name").get<std::string>(), axis.at("value").get<std::string>());
+  }
+  run.status = enum_of(j, "status", parse_run_status);
+  if (!j.at("error_kind").is_null()) {
+    run.error = enum_of(j, "error_kind", parse_error_kind);
+  }
+  run.message = j.at("message").is_null() ? std::string() : j.at("message").get<std::string>();
+  run.flops = optional_of<double>(j, "flops_per_iteration");
+  run.bytes = optional_of<double>(j, "bytes_per_iteration");
+  if (!j.at("result").is_null()) {
+    run.result = result_of(j.at("result"));
+  }
+  return run;
+}
+
+run_context context_of(const json& j) {
+  run_context c;
+  c.kerntime_version = j.at("kerntime_version").get<std::string>();
+  c.command_line = j.at("command_line").get<std::string>();
+  c.host_name = j.at("host_name").get<std::string>();
+  c.date = j.at("date").get<std::string>();
+  if (!j.at("device").is_null()) {
+    c.device = device_of(j.at("device"));
+  }
+  c.telemetry = device_telemetry_of(j.at("telemetry"));
+  return c;
+}
+
+} // namespace
+
+result_set parse_result_set(std::string_view text, std::string_view source) {
+  const auto fail = [&](std::string_view problem) {
+    return invalid_argument(fmt::format("{} is not a kerntime result set: {}; write one with "
+                                        "`kerntime run --json FILE` or the pytest plugin's "
+                                        "--kerntime-json",
+                                        source, problem));
+  };
+  json document;
+  try {
+    document = json::parse(text);
+  } catch (const json::exception& e) {
+    throw fail(fmt::format("not JSON ({})", e.what()));
+  }
+  if (!document.is_object() || !document.contains("json_schema_version")) {
+    throw fail("it has no json_schema_version");
+  }
+  const json& version = document.at("json_schema_version");
+  if (!version.is_number_integer() || version.get<int>() != json_schema_version) {
+    throw fail(fmt::format("its json_schema_version is {}, this kerntime reads version {}",
+                           version.dump(), json_schema_version));
+  }
+  try {
+    result_set set;
+    set.context = context_of(document.at("context"));
+    set.runs = list_of<benchmark_run>(document.at("runs"), run_of);
+    return set;
+  } catch (const json::exception& e) {
+    throw fail(e.what());
+  } catch (const invalid_argument& e) {
+    throw fail(e.what());
+  }
+}
+
+result_set read_result_set(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw invalid_argument(fmt::format("cannot read {}: no such file, or not readable; give the "
+                                       "path of a kerntime JSON (kerntime run --json FILE)",
+                                       path.string()));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_result_set(text.str(), path.string());
+}
+
+} // namespace kerntime

@@ -1,0 +1,106 @@
+// `kerntime compare` run in-process: the gate's exit codes, the outputs, bad input.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "cli/command_line.hpp"
+#include "cli/exit_codes.hpp"
+#include "kerntime/report.hpp"
+#include "temp_folder.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+const std::string data = KERNTIME_COMPARE_DATA_DIR;
+
+struct outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+outcome run(std::vector<std::string> args) {
+  args.insert(args.begin(), {"kerntime", "compare"});
+  std::ostringstream out;
+  std::ostringstream err;
+  cli_environment env;
+  env.out = &out;
+  env.err = &err;
+  const benchmark_registry none;
+  const int code = run_command_line(args, none, env);
+  return {code, out.str(), err.str()};
+}
+
+class compare_command : public ::testing::Test {
+protected:
+  // The second H200 run with every sample of `state` multiplied by `factor`, as a file.
+  std::string slowed(const std::string& state, double factor) {
+    result_set set = read_result_set(data + "/h200_run2.json");
+    for (auto& r : set.runs) {
+      if (r.state_name != state) {
+        continue;
+      }
+      for (auto& trial : r.result->trials) {
+        for (auto& s : trial.iterations) {
+          s.span_ns *= factor;
+          s.busy_ns *= factor;
+        }
+      }
+    }
+    const auto path = (temp_.path() / "slowed.json").string();
+    write_file_atomically(
+        path, [&](std::ostream& file) { make_json_writer()->print(file, set.context, set.runs); });
+    return path;
+  }
+
+  testkit::temp_folder temp_{"kerntime_compare_test"};
+};
+
+TEST_F(compare_command, unchanged_code_passes_the_gate) {
+  const auto result = run({data + "/h200_run1.json", data + "/h200_run2.json"});
+  EXPECT_EQ(result.exit_code, exit_ok) << result.err;
+  EXPECT_NE(result.out.find("## kerntime compare: NVIDIA H200 vs NVIDIA H200"), std::string::npos);
+  EXPECT_EQ(result.out.find("**slower**"), std::string::npos) << result.out;
+}
+
+TEST_F(compare_command, a_regression_fails_the_gate_and_is_written_as_json) {
+  const auto json = (temp_.path() / "verdicts.json").string();
+  const auto result = run({data + "/h200_run1.json", slowed("spin/duration_us=10", 1.05), "--json",
+                           json, "--threshold", "2%"});
+  EXPECT_EQ(result.exit_code, exit_regression);
+  EXPECT_NE(result.err.find("got slower"), std::string::npos);
+  std::stringstream text;
+  text << std::ifstream(json).rdbuf();
+  EXPECT_NE(text.str().find("\"verdict\": \"slower\""), std::string::npos);
+  EXPECT_NE(text.str().find("\"regression\": true"), std::string::npos);
+}
+
+TEST_F(compare_command, a_regression_below_a_wider_threshold_passes) {
+  const auto result =
+      run({data + "/h200_run1.json", slowed("spin/duration_us=10", 1.05), "--threshold", "0.1"});
+  EXPECT_EQ(result.exit_code, exit_ok) << result.out;
+}
+
+TEST_F(compare_command, bad_input_exits_2_with_one_line) {
+  std::ofstream(temp_.path() / "broken.json") << "{ not json";
+  const std::vector<std::vector<std::string>> cases = {
+      {data + "/h200_run1.json", (temp_.path() / "broken.json").string()},
+      {data + "/h200_run1.json", data + "/missing.json"},
+      {data + "/h200_run1.json"},
+      {data + "/h200_run1.json", data + "/h200_run2.json", "--threshold", "5"},
+      {data + "/h200_run1.json", data + "/h200_run2.json", "--metric", "mean"},
+      {data + "/h200_run1.json", data + "/h200_run2.json", "--filter", "nothing_matches"},
+  };
+  for (const auto& args : cases) {
+    const auto result = run(args);
+    EXPECT_EQ(result.exit_code, exit_bad_input) << args.back() << ": " << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    EXPECT_EQ(result.out, "");
+  }
+}
+
+} // namespace
+} // namespace kerntime::detail

@@ -1,0 +1,241 @@
+// compare() over real H200 result sets (two A/A runs of the suite, trimmed to four states) and
+// over those sets changed the way a real change would change them: a slower kernel, noise, a
+// replaced kernel, a clock drop. The interval's coverage is checked by simulation.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+
+#include "compare/ratio_interval.hpp"
+#include "kerntime/compare.hpp"
+#include "kerntime/errors.hpp"
+
+namespace kerntime {
+namespace {
+
+const std::string data = KERNTIME_COMPARE_DATA_DIR;
+const std::string spin = "spin/duration_us=10";
+const std::string gemm = "gemm_bf16/size=4096";
+const std::string reduce = "reduce_sum/T=int/elements=65536";
+const std::string tiny = "tiny_kernel/kernels=16";
+
+result_set h200_run(int which) {
+  return read_result_set(data + "/h200_run" + std::to_string(which) + ".json");
+}
+
+measurement_result& result_of(result_set& set, const std::string& state) {
+  for (auto& run : set.runs) {
+    if (run.state_name == state) {
+      return *run.result;
+    }
+  }
+  throw std::runtime_error("no state " + state + " in the fixture");
+}
+
+// Multiplies every sample (and kernel time) of `state` by `factor`, trial t additionally by
+// `trial_factors[t]` when given: what a slower kernel, or a noisier one, does to a result.
+void scale(result_set& set, const std::string& state, double factor,
+           const std::vector<double>& trial_factors = {}) {
+  auto& r = result_of(set, state);
+  for (std::size_t t = 0; t < r.trials.size(); ++t) {
+    const double f = factor * (t < trial_factors.size() ? trial_factors[t] : 1.0);
+    for (auto& s : r.trials[t].iterations) {
+      s.span_ns *= f;
+      s.busy_ns *= f;
+    }
+  }
+  for (auto& k : r.kernels) {
+    k.mean_ns *= factor;
+    k.median_ns *= factor;
+  }
+}
+
+const state_comparison& find(const comparison& c, const std::string& state) {
+  for (const auto& s : c.states) {
+    if (s.state_name == state) {
+      return s;
+    }
+  }
+  throw std::runtime_error("no comparison of " + state);
+}
+
+comparison compare_one(const result_set& base, const result_set& changed,
+                       const compare_options& options = {}) {
+  return compare(std::span(&base, 1), std::span(&changed, 1), options);
+}
+
+TEST(compare, identical_runs_are_the_same_everywhere) {
+  const auto run = h200_run(1);
+  const comparison c = compare_one(run, run);
+  ASSERT_EQ(c.states.size(), 4U);
+  for (const auto& s : c.states) {
+    EXPECT_EQ(s.outcome, verdict::same) << s.state_name;
+    EXPECT_DOUBLE_EQ(s.ratio, 1.0);
+    EXPECT_EQ(s.unit, "trials");
+  }
+  EXPECT_FALSE(has_regression(c));
+}
+
+TEST(compare, two_real_runs_of_unchanged_code_raise_no_regression) {
+  const comparison c = compare_one(h200_run(1), h200_run(2));
+  EXPECT_FALSE(has_regression(c)) << comparison_markdown(c);
+  // The launch-bound states get a wider band than the threshold, with the reason.
+  EXPECT_GT(find(c, tiny).band, 0.1);
+  EXPECT_NE(find(c, tiny).band_reason.find("idle"), std::string::npos);
+  EXPECT_DOUBLE_EQ(find(c, spin).band, 0.02);
+}
+
+TEST(compare, a_five_percent_slower_kernel_is_slower_and_listed_first) {
+  const auto base = h200_run(1);
+  auto changed = h200_run(2);
+  scale(changed, spin, 1.05);
+  const comparison c = compare_one(base, changed);
+  const auto& s = find(c, spin);
+  EXPECT_EQ(s.outcome, verdict::slower);
+  EXPECT_NEAR(s.ratio, 1.05, 0.005);
+  EXPECT_LT(s.ratio_low, s.ratio);
+  EXPECT_GT(s.ratio_high, s.ratio);
+  EXPECT_TRUE(has_regression(c));
+  const std::string markdown = comparison_markdown(c);
+  const auto table = markdown.find("| state |");
+  const auto first_row = markdown.find('\n', markdown.find('\n', table) + 1) + 1;
+  EXPECT_NE(markdown.find(spin, first_row), std::string::npos);
+  EXPECT_LT(markdown.find(spin, first_row), markdown.find(gemm, first_row)) << markdown;
+  EXPECT_NE(markdown.find("**slower**"), std::string::npos);
+}
+
+TEST(compare, a_five_percent_faster_kernel_is_faster) {
+  auto changed = h200_run(1);
+  scale(changed, gemm, 1 / 1.05);
+  EXPECT_EQ(find(compare_one(h200_run(1), changed), gemm).outcome, verdict::faster);
+}
+
+TEST(compare, a_shift_under_ten_percent_trial_noise_is_inconclusive_and_says_what_would_settle_it) {
+  auto base = h200_run(1);
+  auto changed = h200_run(1);
+  scale(base, spin, 1.0, {0.9, 1.1, 0.95, 1.05, 1.0});
+  scale(changed, spin, 1.05, {1.1, 0.9, 1.0, 0.95, 1.05});
+  const comparison c = compare_one(base, changed);
+  const auto& s = find(c, spin);
+  EXPECT_EQ(s.outcome, verdict::inconclusive);
+  ASSERT_TRUE(s.units_needed.has_value());
+  EXPECT_GT(*s.units_needed, 5);
+  EXPECT_FALSE(has_regression(c));
+}
+
+TEST(compare, a_replaced_kernel_shows_in_the_kernel_diff) {
+  auto changed = h200_run(2);
+  auto& kernels = result_of(changed, gemm).kernels;
+  ASSERT_FALSE(kernels.empty());
+  const std::string old_name = kernels[0].name;
+  kernels[0].name = "sm90_xmma_gemm_bf16_new_heuristic";
+  const comparison c = compare_one(h200_run(1), changed);
+  const auto& s = find(c, gemm);
+  bool appeared = false;
+  bool disappeared = false;
+  for (const auto& k : s.kernels) {
+    appeared |= k.name == "sm90_xmma_gemm_bf16_new_heuristic" && !k.base_mean_ns;
+    disappeared |= k.name == old_name && !k.new_mean_ns;
+  }
+  EXPECT_TRUE(appeared);
+  EXPECT_TRUE(disappeared);
+  const std::string markdown = comparison_markdown(c);
+  EXPECT_NE(markdown.find("appeared"), std::string::npos);
+  EXPECT_NE(markdown.find("disappeared"), std::string::npos);
+}
+
+TEST(compare, a_clock_drop_is_said_with_the_comparison_in_cycles) {
+  auto changed = h200_run(2);
+  auto& r = result_of(changed, gemm);
+  for (auto& trial : r.trials) {
+    trial.telemetry.measured_sm_clock_mhz = 1680.0;
+  }
+  scale(changed, gemm, 1980.0 / 1680.0); // the same cycles at a lower clock
+  const comparison c = compare_one(h200_run(1), changed);
+  const auto& s = find(c, gemm);
+  EXPECT_EQ(s.outcome, verdict::slower);
+  ASSERT_TRUE(s.cycles_ratio.has_value());
+  EXPECT_NEAR(*s.cycles_ratio, 1.0, 0.02);
+  ASSERT_FALSE(s.notes.empty());
+  EXPECT_NE(s.notes[0].find("SM clocks differ"), std::string::npos) << s.notes[0];
+}
+
+TEST(compare, states_on_one_side_only_are_listed_never_dropped) {
+  auto base = h200_run(1);
+  auto changed = h200_run(2);
+  base.runs.erase(base.runs.begin());
+  changed.runs.pop_back();
+  const comparison c = compare_one(base, changed);
+  EXPECT_EQ(c.states.size(), 2U);
+  EXPECT_EQ(c.only_in_base.size(), 1U);
+  EXPECT_EQ(c.only_in_new.size(), 1U);
+  const std::string markdown = comparison_markdown(c);
+  EXPECT_NE(markdown.find("Only in the base"), std::string::npos);
+  EXPECT_NE(markdown.find("Only in the new results"), std::string::npos);
+}
+
+TEST(compare, several_runs_per_side_use_runs_as_the_unit) {
+  const std::vector<result_set> base{h200_run(1), h200_run(2)};
+  const std::vector<result_set> changed{h200_run(2), h200_run(1)};
+  const comparison c = compare(base, changed);
+  for (const auto& s : c.states) {
+    EXPECT_EQ(s.unit, "runs");
+    EXPECT_EQ(s.base_units, 2);
+    EXPECT_DOUBLE_EQ(s.band, 0.02); // the spread between runs is measured: no floor
+  }
+}
+
+TEST(compare, bad_input_is_an_invalid_argument) {
+  const auto run = h200_run(1);
+  auto other_gpu = h200_run(2);
+  other_gpu.context.device->name = "NVIDIA B200";
+  EXPECT_THROW((void)compare_one(run, other_gpu), invalid_argument);
+  compare_options allowed;
+  allowed.allow_different_devices = true;
+  EXPECT_NO_THROW((void)compare_one(run, other_gpu, allowed));
+  compare_options nothing;
+  nothing.filter = "no_such_state";
+  EXPECT_THROW((void)compare_one(run, run, nothing), invalid_argument);
+  compare_options bad;
+  bad.threshold = 2; // meant 2 %
+  EXPECT_THROW((void)compare_one(run, run, bad), invalid_argument);
+  EXPECT_THROW((void)parse_result_set("{", "x.json"), invalid_argument);
+  EXPECT_THROW((void)parse_result_set(R"({"json_schema_version": 99})", "x.json"),
+               invalid_argument);
+  EXPECT_THROW((void)parse_result_set(R"({"json_schema_version": 1, "runs": []})", "x.json"),
+               invalid_argument);
+  EXPECT_THROW((void)read_result_set(data + "/missing.json"), invalid_argument);
+}
+
+// A 95 % interval over 5 trials per side covers the true ratio in 93–97 % of comparisons, and at
+// a true change exactly at the threshold "slower" is said in at most alpha of them.
+TEST(compare, the_interval_covers_the_true_ratio_and_false_regressions_stay_under_alpha) {
+  std::mt19937_64 random(20261201);
+  std::normal_distribution<double> noise(0.0, 0.01); // 1 % trial-to-trial noise
+  const double band = 0.02;
+  constexpr int comparisons = 2000;
+  int covered = 0;
+  int false_slower = 0;
+  for (int i = 0; i < comparisons; ++i) {
+    const double truth = 1 + band;
+    std::vector<double> base;
+    std::vector<double> changed;
+    for (int t = 0; t < 5; ++t) {
+      base.push_back(100e3 * std::exp(noise(random)));
+      changed.push_back(100e3 * truth * std::exp(noise(random)));
+    }
+    const auto interval = detail::welch_log_ratio_interval(base, changed, 0.05);
+    ASSERT_TRUE(interval.has_value());
+    covered += interval->low <= truth && truth <= interval->high ? 1 : 0;
+    false_slower += interval->low > 1 + band ? 1 : 0;
+  }
+  const double coverage = static_cast<double>(covered) / comparisons;
+  EXPECT_GE(coverage, 0.93);
+  EXPECT_LE(coverage, 0.97);
+  EXPECT_LE(static_cast<double>(false_slower) / comparisons, 0.05);
+}
+
+} // namespace
+} // namespace kerntime
