@@ -15,6 +15,7 @@
 #include "cli/run_context.hpp"
 #include "cli/state_plan.hpp"
 #include "cli/state_runner.hpp"
+#include "kerntime/compare.hpp"
 #include "kerntime/report.hpp"
 
 namespace kerntime::detail {
@@ -30,6 +31,7 @@ struct selection_flags {
 struct run_flags {
   protocol_request protocol;
   std::map<std::string, std::string> files; // report file by flag ("--json")
+  std::string baseline;                     // compare the run with this kerntime JSON
   bool quiet = false;
 };
 
@@ -110,6 +112,9 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
                      std::string(format.description));
     }
   }
+  run.add_option("--baseline", flags.baseline,
+                 "Compare the run with this kerntime JSON and exit 1 if a state got slower "
+                 "(kerntime compare's rules, docs/compare.md)");
   run.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
 }
 
@@ -182,6 +187,11 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     paths.push_back({std::string(f.format->flag), f.path});
   }
   check_output_paths(paths);
+  // Read before running: a baseline that cannot be read must not cost a whole run.
+  std::vector<result_set> baseline;
+  if (!flags.baseline.empty()) {
+    baseline.push_back(read_result_set(flags.baseline));
+  }
   if (auto problem = env.find_device_problem()) {
     err << "kerntime: " << *problem << '\n';
     return exit_no_device;
@@ -215,6 +225,17 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     }
     err << fmt::format("kerntime: {} of {} states failed\n", failed, runs.size());
     exit_code = exit_benchmark_failed;
+  }
+  if (!baseline.empty()) {
+    const std::vector<result_set> measured{{context, runs}};
+    const comparison c = compare(baseline, measured);
+    if (!flags.quiet) {
+      out << '\n' << comparison_markdown(c) << std::flush;
+    }
+    if (has_regression(c)) {
+      err << "kerntime: a state got slower than in " << flags.baseline << " (listed first)\n";
+      exit_code = exit_code == exit_ok ? exit_regression : exit_code;
+    }
   }
   return exit_code;
 }

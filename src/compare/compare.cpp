@@ -210,6 +210,11 @@ state_comparison compare_state(const std::string& name, const side& base, const 
           100 * idle);
     }
   }
+  if (!by_runs && !base.runs.front()->protocol_used.flush_l2) {
+    s.notes.push_back("measured on a hot L2: its time depends on where each process's buffers land "
+                      "in memory (seen to move by 6.5 % between processes on the H200); compare "
+                      "several runs per side");
+  }
   if (const auto interval =
           detail::welch_log_ratio_interval(base_units, new_units, options.alpha)) {
     s.ratio_low = interval->low;

@@ -22,8 +22,8 @@ struct outcome {
   std::string err;
 };
 
-outcome run(std::vector<std::string> args) {
-  args.insert(args.begin(), {"kerntime", "compare"});
+outcome run_command(std::vector<std::string> args) {
+  args.insert(args.begin(), "kerntime");
   std::ostringstream out;
   std::ostringstream err;
   cli_environment env;
@@ -32,6 +32,11 @@ outcome run(std::vector<std::string> args) {
   const benchmark_registry none;
   const int code = run_command_line(args, none, env);
   return {code, out.str(), err.str()};
+}
+
+outcome run(std::vector<std::string> args) {
+  args.insert(args.begin(), "compare");
+  return run_command(std::move(args));
 }
 
 class compare_command : public ::testing::Test {
@@ -100,6 +105,23 @@ TEST_F(compare_command, bad_input_exits_2_with_one_line) {
     EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
     EXPECT_EQ(result.out, "");
   }
+}
+
+TEST_F(compare_command, run_with_an_unreadable_baseline_stops_before_measuring) {
+  bool measured = false;
+  benchmark_registry registry;
+  registry.add("b", [&](state&) { measured = true; });
+  std::ostringstream out;
+  std::ostringstream err;
+  cli_environment env;
+  env.out = &out;
+  env.err = &err;
+  env.find_device_problem = [] { return std::optional<std::string>(); };
+  const int code =
+      run_command_line({"kerntime", "run", "--baseline", data + "/missing.json"}, registry, env);
+  EXPECT_EQ(code, exit_bad_input);
+  EXPECT_FALSE(measured);
+  EXPECT_NE(err.str().find("cannot read"), std::string::npos) << err.str();
 }
 
 } // namespace
