@@ -56,17 +56,15 @@ protocol protocol_of(const json& j) {
 }
 
 device_info device_of(const json& j) {
-  device_info d;
-  d.ordinal = j.at("ordinal").get<int>();
-  d.name = j.at("name").get<std::string>();
-  d.compute_capability_major = j.at("compute_capability_major").get<int>();
-  d.compute_capability_minor = j.at("compute_capability_minor").get<int>();
-  d.multiprocessors = j.at("multiprocessors").get<int>();
-  d.l2_bytes = j.at("l2_bytes").get<std::size_t>();
-  d.memory_bytes = j.at("memory_bytes").get<std::size_t>();
-  d.driver_version = j.at("driver_version").get<int>();
-  d.runtime_version = j.at("runtime_version").get<int>();
-  return d;
+  return {.ordinal = j.at("ordinal").get<int>(),
+          .name = j.at("name").get<std::string>(),
+          .compute_capability_major = j.at("compute_capability_major").get<int>(),
+          .compute_capability_minor = j.at("compute_capability_minor").get<int>(),
+          .multiprocessors = j.at("multiprocessors").get<int>(),
+          .l2_bytes = j.at("l2_bytes").get<std::size_t>(),
+          .memory_bytes = j.at("memory_bytes").get<std::size_t>(),
+          .driver_version = j.at("driver_version").get<int>(),
+          .runtime_version = j.at("runtime_version").get<int>()};
 }
 
 device_telemetry device_telemetry_of(const json& j) {

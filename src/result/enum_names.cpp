@@ -80,44 +80,27 @@ constexpr name_table<error_kind, 7> error_kinds{{
 
 } // namespace
 
-std::string_view to_string(backend_request b) {
-  return name_of(backend_requests, b);
-}
-std::optional<backend_request> parse_backend_request(std::string_view text) {
-  return value_named(backend_requests, text);
-}
-std::string_view to_string(headline_metric m) {
-  return name_of(headline_metrics, m);
-}
-std::optional<headline_metric> parse_headline_metric(std::string_view text) {
-  return value_named(headline_metrics, text);
-}
-std::string_view to_string(timing_backend b) {
-  return name_of(timing_backends, b);
-}
-std::optional<timing_backend> parse_timing_backend(std::string_view text) {
-  return value_named(timing_backends, text);
-}
-std::string_view to_string(activity_kind k) {
-  return name_of(activity_kinds, k);
-}
-std::optional<activity_kind> parse_activity_kind(std::string_view text) {
-  return value_named(activity_kinds, text);
-}
+// An enum's to_string and parse function, both read from its table. (An enum or a function name
+// cannot be parenthesized, hence the NOLINT.)
+// NOLINTBEGIN(bugprone-macro-parentheses)
+#define KERNTIME_ENUM_NAMES(Enum, table, parse)                                                    \
+  std::string_view to_string(Enum value) {                                                         \
+    return name_of(table, value);                                                                  \
+  }                                                                                                \
+  std::optional<Enum> parse(std::string_view text) {                                               \
+    return value_named(table, text);                                                               \
+  }
+// NOLINTEND(bugprone-macro-parentheses)
+
+KERNTIME_ENUM_NAMES(backend_request, backend_requests, parse_backend_request)
+KERNTIME_ENUM_NAMES(headline_metric, headline_metrics, parse_headline_metric)
+KERNTIME_ENUM_NAMES(timing_backend, timing_backends, parse_timing_backend)
+KERNTIME_ENUM_NAMES(activity_kind, activity_kinds, parse_activity_kind)
+KERNTIME_ENUM_NAMES(run_status, run_statuses, parse_run_status)
+KERNTIME_ENUM_NAMES(error_kind, error_kinds, parse_error_kind)
+
 std::string_view to_string(axis_kind k) {
   return name_of(axis_kinds, k);
-}
-std::string_view to_string(run_status s) {
-  return name_of(run_statuses, s);
-}
-std::optional<run_status> parse_run_status(std::string_view text) {
-  return value_named(run_statuses, text);
-}
-std::string_view to_string(error_kind k) {
-  return name_of(error_kinds, k);
-}
-std::optional<error_kind> parse_error_kind(std::string_view text) {
-  return value_named(error_kinds, text);
 }
 
 error_kind error_kind_of(const std::exception& e) noexcept {

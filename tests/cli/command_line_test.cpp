@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/run_cli.hpp"
 #include "temp_folder.hpp"
 
 namespace kerntime::detail {
@@ -17,11 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using outcome = cli_outcome;
 
 class command_line : public ::testing::Test {
 protected:
@@ -34,26 +31,8 @@ protected:
         .add_float_axis("f", {0.5});
   }
 
-  // Runs `kerntime ARGS...`. With `device_ok`, the device check passes (benchmarks here never
-  // touch the GPU); otherwise the real check runs.
   outcome run(std::vector<std::string> args, bool device_ok = false, bool terminal = false) {
-    return run_with(registry_, std::move(args), device_ok, terminal);
-  }
-
-  static outcome run_with(const benchmark_registry& registry, std::vector<std::string> args,
-                          bool device_ok, bool terminal) {
-    args.insert(args.begin(), "kerntime");
-    std::ostringstream out;
-    std::ostringstream err;
-    cli_environment env;
-    env.out = &out;
-    env.err = &err;
-    env.err_is_terminal = terminal;
-    if (device_ok) {
-      env.find_device_problem = [] { return std::optional<std::string>(); };
-    }
-    const int code = run_command_line(args, registry, env);
-    return {code, out.str(), err.str()};
+    return run_cli(registry_, std::move(args), device_ok, terminal);
   }
 
   // A bad-input outcome: exit 2, nothing on stdout, exactly one line on stderr holding `what`.
@@ -227,8 +206,8 @@ TEST_F(command_line, failing_benchmarks_are_recorded_and_the_others_go_on) {
   });
   const auto csv = folder_ / "out.csv";
   const auto result =
-      run_with(registry, {"run", "--csv", csv.string(), "--junit", (folder_ / "out.xml").string()},
-               true, true);
+      run_cli(registry, {"run", "--csv", csv.string(), "--junit", (folder_ / "out.xml").string()},
+              true, true);
   const int code = result.exit_code;
   const std::string& out = result.out;
   const std::string& err = result.err;

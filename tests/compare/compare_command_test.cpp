@@ -6,8 +6,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/command_line.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/run_cli.hpp"
 #include "kerntime/report.hpp"
 #include "temp_folder.hpp"
 
@@ -16,27 +16,9 @@ namespace {
 
 const std::string data = KERNTIME_COMPARE_DATA_DIR;
 
-struct outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-outcome run_command(std::vector<std::string> args) {
-  args.insert(args.begin(), "kerntime");
-  std::ostringstream out;
-  std::ostringstream err;
-  cli_environment env;
-  env.out = &out;
-  env.err = &err;
-  const benchmark_registry none;
-  const int code = run_command_line(args, none, env);
-  return {code, out.str(), err.str()};
-}
-
-outcome run(std::vector<std::string> args) {
+cli_outcome run(std::vector<std::string> args) {
   args.insert(args.begin(), "compare");
-  return run_command(std::move(args));
+  return run_cli(benchmark_registry{}, std::move(args));
 }
 
 class compare_command : public ::testing::Test {
@@ -55,7 +37,7 @@ protected:
         }
       }
     }
-    const auto path = (temp_.path() / "slowed.json").string();
+    auto path = (temp_.path() / "slowed.json").string();
     write_file_atomically(
         path, [&](std::ostream& file) { make_json_writer()->print(file, set.context, set.runs); });
     return path;
@@ -111,17 +93,10 @@ TEST_F(compare_command, run_with_an_unreadable_baseline_stops_before_measuring) 
   bool measured = false;
   benchmark_registry registry;
   registry.add("b", [&](state&) { measured = true; });
-  std::ostringstream out;
-  std::ostringstream err;
-  cli_environment env;
-  env.out = &out;
-  env.err = &err;
-  env.find_device_problem = [] { return std::optional<std::string>(); };
-  const int code =
-      run_command_line({"kerntime", "run", "--baseline", data + "/missing.json"}, registry, env);
-  EXPECT_EQ(code, exit_bad_input);
+  const auto result = run_cli(registry, {"run", "--baseline", data + "/missing.json"}, true);
+  EXPECT_EQ(result.exit_code, exit_bad_input);
   EXPECT_FALSE(measured);
-  EXPECT_NE(err.str().find("cannot read"), std::string::npos) << err.str();
+  EXPECT_NE(result.err.find("cannot read"), std::string::npos) << result.err;
 }
 
 } // namespace

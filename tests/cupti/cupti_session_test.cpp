@@ -211,24 +211,34 @@ TEST_F(cupti_session_test, reports_dropped_records_in_the_log) {
   EXPECT_EQ(session.detach().dropped_records, 3U);
 }
 
-TEST_F(cupti_session_test, another_subscriber_is_an_attach_failure_and_nothing_is_finalized) {
+// A failed attach says which call failed with what, and cleans up only what it set up: another
+// subscriber's CUPTI is not ours to finalize; our own subscription is undone.
+TEST_F(cupti_session_test, a_failed_attach_names_the_call_and_cleans_up_only_its_own_work) {
+  struct failure {
+    CUptiResult fake_cupti_state::*inject;
+    CUptiResult result;
+    const char* call;
+    long unsubscribes;
+    long finalizes;
+  };
+  const failure failures[] = {
+      {&fake_cupti_state::subscribe_result, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED,
+       "cuptiSubscribe", 0, 0},
+      {&fake_cupti_state::enable_result, CUPTI_ERROR_NOT_SUPPORTED, "cuptiActivityEnable", 1, 1},
+  };
+  for (const auto& f : failures) {
+    state = fake_cupti_state{};
+    state.*f.inject = f.result;
+    const attach_outcome outcome = attach_once();
+    EXPECT_FALSE(outcome.attached) << f.call;
+    EXPECT_EQ(outcome.result, f.result);
+    EXPECT_NE(outcome.detail.find(f.call), std::string::npos) << outcome.detail;
+    EXPECT_EQ(calls_to("unsubscribe"), f.unsubscribes) << f.call;
+    EXPECT_EQ(calls_to("finalize"), f.finalizes) << f.call;
+  }
+  state = fake_cupti_state{};
   state.subscribe_result = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
-  const attach_outcome outcome = attach_once();
-  EXPECT_FALSE(outcome.attached);
-  EXPECT_EQ(outcome.result, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
-  EXPECT_NE(outcome.detail.find("cuptiSubscribe"), std::string::npos);
-  EXPECT_NE(outcome.detail.find("MULTIPLE_SUBSCRIBERS"), std::string::npos);
-  EXPECT_EQ(calls_to("finalize"), 0);
-}
-
-TEST_F(cupti_session_test, a_failed_enable_cleans_up_the_subscription) {
-  state.enable_result = CUPTI_ERROR_NOT_SUPPORTED;
-  const attach_outcome outcome = attach_once();
-  EXPECT_FALSE(outcome.attached);
-  EXPECT_EQ(outcome.result, CUPTI_ERROR_NOT_SUPPORTED);
-  EXPECT_NE(outcome.detail.find("cuptiActivityEnable"), std::string::npos);
-  EXPECT_EQ(calls_to("unsubscribe"), 1);
-  EXPECT_EQ(calls_to("finalize"), 1);
+  EXPECT_NE(attach_once().detail.find("MULTIPLE_SUBSCRIBERS"), std::string::npos);
 }
 
 TEST_F(cupti_session_test, a_second_session_in_the_process_is_refused) {
