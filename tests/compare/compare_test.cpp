@@ -162,6 +162,21 @@ TEST(compare, a_clock_drop_is_said_with_the_comparison_in_cycles) {
   EXPECT_NE(s.notes[0].find("SM clocks differ"), std::string::npos) << s.notes[0];
 }
 
+TEST(compare, a_hot_l2_state_gets_the_between_run_floor_unless_runs_are_the_unit) {
+  auto base = h200_run(1);
+  auto changed = h200_run(2);
+  result_of(base, spin).protocol_used.flush_l2 = false;
+  result_of(changed, spin).protocol_used.flush_l2 = false;
+  scale(changed, spin, 1.05);
+  const comparison one_run = compare_one(base, changed);
+  EXPECT_EQ(find(one_run, spin).outcome, verdict::same);
+  EXPECT_DOUBLE_EQ(find(one_run, spin).band, 0.07);
+  EXPECT_NE(find(one_run, spin).band_reason.find("hot L2"), std::string::npos);
+  const std::vector<result_set> bases{base, base};
+  const std::vector<result_set> changes{changed, changed};
+  EXPECT_DOUBLE_EQ(find(compare(bases, changes), spin).band, 0.02);
+}
+
 TEST(compare, states_on_one_side_only_are_listed_never_dropped) {
   auto base = h200_run(1);
   auto changed = h200_run(2);
