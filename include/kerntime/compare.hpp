@@ -17,6 +17,7 @@ namespace kerntime {
 
 enum class verdict { slower, faster, same, inconclusive };
 [[nodiscard]] std::string_view to_string(verdict v);
+[[nodiscard]] std::optional<verdict> parse_verdict(std::string_view text);
 
 struct compare_options {
   double threshold = 0.02; // a change within ±2 % is "same" (docs/compare.md says why)

@@ -68,8 +68,7 @@ std::vector<result_set> read_side(const std::vector<std::string>& paths, std::st
 } // namespace
 
 void add_compare_options(CLI::App& compare, compare_flags& flags) {
-  compare.add_option("files", flags.files, "BASE.json NEW.json (kerntime JSON of two runs)")
-      ->expected(0, 2);
+  compare.add_option("files", flags.files, "BASE.json NEW.json (kerntime JSON of two runs)");
   compare.add_option("--base", flags.base,
                      "A base result file, or a folder of them; repeat for several runs");
   compare.add_option("--new", flags.changed,

@@ -257,20 +257,6 @@ state_comparison compare_state(const std::string& name, const side& base, const 
 
 } // namespace
 
-std::string_view to_string(verdict v) {
-  switch (v) {
-  case verdict::slower:
-    return "slower";
-  case verdict::faster:
-    return "faster";
-  case verdict::same:
-    return "same";
-  case verdict::inconclusive:
-    return "inconclusive";
-  }
-  return "?";
-}
-
 comparison compare(std::span<const result_set> base, std::span<const result_set> changed,
                    const compare_options& options) {
   if (!(options.threshold > 0 && options.threshold < 1)) {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "kerntime/benchmark.hpp"
+#include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/protocol.hpp"
 #include "kerntime/report.hpp"
@@ -68,6 +69,12 @@ constexpr name_table<run_status, 3> run_statuses{{
     {run_status::failed, "failed"},
     {run_status::skipped, "skipped"},
 }};
+constexpr name_table<verdict, 4> verdicts{{
+    {verdict::slower, "slower"},
+    {verdict::faster, "faster"},
+    {verdict::same, "same"},
+    {verdict::inconclusive, "inconclusive"},
+}};
 constexpr name_table<error_kind, 7> error_kinds{{
     {error_kind::invalid_argument, "invalid_argument"},
     {error_kind::device_unavailable, "device_unavailable"},
@@ -98,6 +105,7 @@ KERNTIME_ENUM_NAMES(timing_backend, timing_backends, parse_timing_backend)
 KERNTIME_ENUM_NAMES(activity_kind, activity_kinds, parse_activity_kind)
 KERNTIME_ENUM_NAMES(run_status, run_statuses, parse_run_status)
 KERNTIME_ENUM_NAMES(error_kind, error_kinds, parse_error_kind)
+KERNTIME_ENUM_NAMES(verdict, verdicts, parse_verdict)
 
 std::string_view to_string(axis_kind k) {
   return name_of(axis_kinds, k);
