@@ -79,8 +79,11 @@ struct comparison {
 // True when some state got slower beyond the band with significance: what the gate exits 1 on.
 [[nodiscard]] bool has_regression(const comparison& c);
 
-// Markdown (regressions first) and the comparison as JSON.
+// Markdown (regressions first), JSON with every number, JUnit XML (a testcase per state, a
+// failure per regression, states not compared as skipped) and CSV (a row per compared state).
 [[nodiscard]] std::string comparison_markdown(const comparison& c);
 [[nodiscard]] std::string comparison_json(const comparison& c);
+[[nodiscard]] std::string comparison_junit(const comparison& c);
+[[nodiscard]] std::string comparison_csv(const comparison& c);
 
 } // namespace kerntime

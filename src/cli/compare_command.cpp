@@ -85,6 +85,9 @@ void add_compare_options(CLI::App& compare, compare_flags& flags) {
   compare.add_flag("--allow-different-devices", flags.allow_different_devices,
                    "Compare runs from different GPU models");
   compare.add_option("--json", flags.json, "Write the comparison as JSON to FILE");
+  compare.add_option("--junit", flags.junit,
+                     "Write JUnit XML to FILE: a testcase per state, a failure per regression");
+  compare.add_option("--csv", flags.csv, "Write CSV (a row per compared state) to FILE");
   compare.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
 }
 
@@ -109,9 +112,18 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
   }
   options.filter = flags.filter;
   options.allow_different_devices = flags.allow_different_devices;
-  if (!flags.json.empty()) {
-    check_output_paths({{"--json", flags.json}});
+  // What is written where, checked before any file is read.
+  const std::vector<std::pair<output_path, std::string (*)(const comparison&)>> outputs = {
+      {{"--json", flags.json}, comparison_json},
+      {{"--junit", flags.junit}, comparison_junit},
+      {{"--csv", flags.csv}, comparison_csv}};
+  std::vector<output_path> paths;
+  for (const auto& [path, render] : outputs) {
+    if (!path.path.empty()) {
+      paths.push_back(path);
+    }
   }
+  check_output_paths(paths);
   const auto base =
       read_side(flags.files.empty() ? flags.base : std::vector{flags.files[0]}, "base");
   const auto changed =
@@ -120,8 +132,10 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
   if (!flags.quiet) {
     *env.out << comparison_markdown(c) << std::flush;
   }
-  if (!flags.json.empty()) {
-    write_file_atomically(flags.json, [&](std::ostream& file) { file << comparison_json(c); });
+  for (const auto& [path, render] : outputs) {
+    if (!path.path.empty()) {
+      write_file_atomically(path.path, [&](std::ostream& file) { file << render(c); });
+    }
   }
   if (has_regression(c)) {
     *env.err << "kerntime: a state got slower beyond the band (listed first)\n";

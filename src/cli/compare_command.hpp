@@ -21,6 +21,8 @@ struct compare_flags {
   std::optional<std::string> filter;
   bool allow_different_devices = false;
   std::string json;
+  std::string junit;
+  std::string csv;
   bool quiet = false;
 };
 

@@ -65,6 +65,30 @@ TEST_F(compare_command, a_regression_fails_the_gate_and_is_written_as_json) {
   EXPECT_NE(text.str().find("\"regression\": true"), std::string::npos);
 }
 
+TEST_F(compare_command, junit_has_a_testcase_per_state_and_a_failure_per_regression_csv_a_row) {
+  const auto junit = (temp_.path() / "compare.xml").string();
+  const auto csv = (temp_.path() / "compare.csv").string();
+  const auto result = run({data + "/h200_run1.json", slowed("spin/duration_us=10", 1.05), "--junit",
+                           junit, "--csv", csv, "--quiet"});
+  EXPECT_EQ(result.exit_code, exit_regression);
+  EXPECT_EQ(result.out, "");
+  std::stringstream xml;
+  xml << std::ifstream(junit).rdbuf();
+  const std::string text = xml.str();
+  EXPECT_NE(text.find("tests=\"4\" failures=\"1\""), std::string::npos) << text;
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n') > 0, true);
+  const auto failure = text.find("<failure type=\"regression\"");
+  ASSERT_NE(failure, std::string::npos);
+  EXPECT_LT(text.rfind("name=\"spin/duration_us=10\"", failure), failure);
+  std::stringstream rows;
+  rows << std::ifstream(csv).rdbuf();
+  const std::string table = rows.str();
+  EXPECT_EQ(table.rfind("state,metric,base_ns", 0), 0U);
+  EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 5); // the header and 4 states
+  EXPECT_NE(table.find("spin/duration_us=10,span,"), std::string::npos);
+  EXPECT_NE(table.find(",slower,"), std::string::npos);
+}
+
 TEST_F(compare_command, a_regression_below_a_wider_threshold_passes) {
   const auto result =
       run({data + "/h200_run1.json", slowed("spin/duration_us=10", 1.05), "--threshold", "0.1"});

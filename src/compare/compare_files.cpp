@@ -1,0 +1,108 @@
+// The comparison for CI systems: JUnit XML (a testcase per state, a failure per regression, the
+// states that could not be compared as skipped) and CSV (a row per compared state).
+
+#include <fmt/format.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kerntime/compare.hpp"
+#include "report/detail/text.hpp"
+
+namespace kerntime {
+namespace {
+
+std::string number(const std::optional<double>& value) {
+  return value ? fmt::format("{}", *value) : std::string();
+}
+
+std::string interval_text(const state_comparison& s) {
+  return fmt::format("{:+.2f} % (95 % interval {:+.2f} … {:+.2f} %, band ±{:.1f} %)",
+                     100 * (s.ratio - 1), 100 * (s.ratio_low - 1), 100 * (s.ratio_high - 1),
+                     100 * s.band);
+}
+
+} // namespace
+
+std::string comparison_junit(const comparison& c) {
+  using detail::xml_escape;
+  const std::size_t skipped = c.only_in_base.size() + c.only_in_new.size() + c.not_compared.size();
+  const std::size_t tests = c.states.size() + skipped;
+  std::size_t failures = 0;
+  for (const auto& s : c.states) {
+    failures += s.outcome == verdict::slower ? 1 : 0;
+  }
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format("<testsuites name=\"kerntime compare\" tests=\"{}\" failures=\"{}\">\n", tests,
+                     failures);
+  out += fmt::format("  <testsuite name=\"kerntime compare\" tests=\"{}\" failures=\"{}\" "
+                     "skipped=\"{}\" errors=\"0\">\n",
+                     tests, failures, skipped);
+  for (const auto& s : c.states) {
+    out += fmt::format("    <testcase classname=\"kerntime.compare\" name=\"{}\">\n",
+                       xml_escape(s.state_name));
+    const std::vector<std::pair<std::string, std::string>> properties = {
+        {"verdict", std::string(to_string(s.outcome))},
+        {"metric", std::string(to_string(s.metric))},
+        {"ratio", fmt::format("{}", s.ratio)},
+        {"ratio_low", fmt::format("{}", s.ratio_low)},
+        {"ratio_high", fmt::format("{}", s.ratio_high)},
+        {"band", fmt::format("{}", s.band)},
+        {"base_ns", fmt::format("{}", s.base_ns)},
+        {"new_ns", fmt::format("{}", s.new_ns)},
+        {"cycles_ratio", number(s.cycles_ratio)}};
+    out += "      <properties>\n";
+    for (const auto& [name, value] : properties) {
+      out += fmt::format("        <property name=\"{}\" value=\"{}\"/>\n", name, xml_escape(value));
+    }
+    for (const auto& note : s.notes) {
+      out += fmt::format("        <property name=\"note\" value=\"{}\"/>\n", xml_escape(note));
+    }
+    out += "      </properties>\n";
+    if (s.outcome == verdict::slower) {
+      out += fmt::format("      <failure type=\"regression\" message=\"slower: {}\"/>\n",
+                         xml_escape(interval_text(s)));
+    }
+    out += "    </testcase>\n";
+  }
+  const auto skip = [&](const std::string& name, std::string_view why) {
+    out += fmt::format("    <testcase classname=\"kerntime.compare\" name=\"{}\">\n      <skipped "
+                       "message=\"{}\"/>\n    </testcase>\n",
+                       xml_escape(name), xml_escape(why));
+  };
+  for (const auto& name : c.only_in_base) {
+    skip(name, "only in the base results");
+  }
+  for (const auto& name : c.only_in_new) {
+    skip(name, "only in the new results");
+  }
+  for (const auto& line : c.not_compared) {
+    skip(line.substr(0, line.find(':')), line);
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+std::string comparison_csv(const comparison& c) {
+  using detail::csv_field;
+  std::string out = "state,metric,base_ns,new_ns,ratio,ratio_low,ratio_high,unit,base_units,"
+                    "new_units,band,verdict,units_needed,base_sm_clock_mhz,new_sm_clock_mhz,"
+                    "cycles_ratio,notes\r\n";
+  for (const auto& s : c.states) {
+    std::string notes;
+    for (const auto& note : s.notes) {
+      notes += notes.empty() ? note : "; " + note;
+    }
+    out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\r\n",
+                       csv_field(s.state_name), to_string(s.metric), s.base_ns, s.new_ns, s.ratio,
+                       s.ratio_low, s.ratio_high, s.unit, s.base_units, s.new_units, s.band,
+                       to_string(s.outcome),
+                       s.units_needed ? std::to_string(*s.units_needed) : std::string(),
+                       number(s.base_sm_clock_mhz), number(s.new_sm_clock_mhz),
+                       number(s.cycles_ratio), csv_field(notes));
+  }
+  return out;
+}
+
+} // namespace kerntime
