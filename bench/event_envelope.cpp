@@ -15,6 +15,7 @@
 #include "cuda_check.hpp"
 #include "event_timing.hpp"
 #include "fill_kernel.hpp"
+#include "kerntime/statistics.hpp"
 
 #include "result_line.hpp"
 #include "spin_kernel.hpp"
@@ -47,7 +48,7 @@ template <typename Flush> double overhead_us(cudaStream_t stream, Flush flush) {
     KT_CUDA_CHECK(cudaEventDestroy(start[i]));
     KT_CUDA_CHECK(cudaEventDestroy(end[i]));
   }
-  return bench::median(us);
+  return kerntime::median(us);
 }
 
 } // namespace

@@ -1,7 +1,6 @@
 #include "event_timing.hpp"
 
 #include "cuda_check.hpp"
-#include "kerntime/statistics.hpp"
 
 namespace kerntime::bench {
 namespace {
@@ -43,10 +42,6 @@ std::vector<double> time_batched_with_events(cudaStream_t stream, int samples, i
     us.push_back(events.time_us(stream, enqueue, batch));
   }
   return us;
-}
-
-double median(std::vector<double> values) {
-  return summarize(values).median;
 }
 
 } // namespace kerntime::bench

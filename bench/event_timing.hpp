@@ -21,7 +21,4 @@ time_each_with_events(cudaStream_t stream, int samples,
 time_batched_with_events(cudaStream_t stream, int samples, int batch,
                          const std::function<void(cudaStream_t)>& enqueue);
 
-// kerntime's own median (kerntime/statistics.hpp), for the microsecond samples above.
-[[nodiscard]] double median(std::vector<double> values);
-
 } // namespace kerntime::bench

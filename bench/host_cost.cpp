@@ -14,6 +14,7 @@
 
 #include "event_timing.hpp"
 #include "flush/l2_flush.hpp"
+#include "kerntime/statistics.hpp"
 
 #include "result_line.hpp"
 #include "spin_kernel.hpp"
@@ -59,7 +60,7 @@ int main() try {
     later_walls.push_back(t.wall_ms);
     later = std::move(t.result);
   }
-  const double later_wall_ms = bench::median(later_walls);
+  const double later_wall_ms = kerntime::median(later_walls);
 
   // The smallest protocol: two iterations (the discarded one and one measured), so its wall
   // time is the fixed cost of a measurement plus two iterations of GPU time.
@@ -78,7 +79,7 @@ int main() try {
   const double kernel = later.latency_ns / 1e3;
   const int iterations = defaults.warmup + 1 + defaults.trials * defaults.repeats;
   const double gpu_ms = iterations * (flush + kernel) / 1e3;
-  const double fixed_ms = bench::median(smallest_walls) - 2 * (flush + kernel) / 1e3;
+  const double fixed_ms = kerntime::median(smallest_walls) - 2 * (flush + kernel) / 1e3;
   std::printf("iterations=%d flush=%.2f us kernel=%.2f us backend=%s\n", iterations, flush, kernel,
               std::string(to_string(later.backend)).c_str());
   bench::result_line("host_cost")

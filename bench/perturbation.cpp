@@ -11,6 +11,7 @@
 #include <string>
 
 #include "event_timing.hpp"
+#include "kerntime/statistics.hpp"
 
 #include "cuda_check.hpp"
 #include "result_line.hpp"
@@ -25,15 +26,15 @@ void compare(const std::string& name, const std::function<void(cudaStream_t)>& l
   constexpr int samples = 200;
   constexpr int batch = 100;
   const double each_before =
-      bench::median(bench::time_each_with_events(stream.get(), samples, launch));
+      kerntime::median(bench::time_each_with_events(stream.get(), samples, launch));
   const double batched_before =
-      bench::median(bench::time_batched_with_events(stream.get(), 20, batch, launch));
+      kerntime::median(bench::time_batched_with_events(stream.get(), 20, batch, launch));
   const measurement_result r =
       measure([&](cudaStream_t s, int) { launch(s); }, protocol{}, stream.get());
   const double each_after =
-      bench::median(bench::time_each_with_events(stream.get(), samples, launch));
+      kerntime::median(bench::time_each_with_events(stream.get(), samples, launch));
   const double batched_after =
-      bench::median(bench::time_batched_with_events(stream.get(), 20, batch, launch));
+      kerntime::median(bench::time_batched_with_events(stream.get(), 20, batch, launch));
   bench::result_line("perturbation")
       .add("kernel", name)
       .add("backend", to_string(r.backend))

@@ -31,6 +31,8 @@ struct trial_statistics {
 // Throws kerntime::invalid_argument on an empty input.
 [[nodiscard]] summary_statistics summarize(std::span<const double> values);
 [[nodiscard]] double percentile(std::span<const double> sorted_values, double fraction);
+// The median of unsorted values (percentile 0.5). Throws kerntime::invalid_argument when empty.
+[[nodiscard]] double median(std::vector<double> values);
 [[nodiscard]] trial_statistics summarize_trials(const std::vector<std::vector<double>>& trials);
 
 } // namespace kerntime

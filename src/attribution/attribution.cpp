@@ -147,11 +147,6 @@ signature(const iteration_accumulator& it) {
   return s;
 }
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return percentile(values, 0.5);
-}
-
 // Records that cannot be trusted make the whole measurement invalid: kerntime never under-reports.
 void check_records_are_complete(const activity_log& log) {
   if (log.dropped_records > 0) {
@@ -252,7 +247,7 @@ double flush_median(const sorted_records& sorted) {
   for (const auto& [id, span] : sorted.flush_spans) {
     flush_ns.push_back(static_cast<double>(span.second - span.first));
   }
-  return median_of(std::move(flush_ns));
+  return median(std::move(flush_ns));
 }
 
 // The kernel set should be the same in every iteration; a warning says where it is not.
@@ -314,7 +309,7 @@ std::vector<kernel_summary> kernel_breakdown(const activity_log& log,
     k.kind = key.second;
     k.calls_per_iteration = static_cast<double>(calls) / static_cast<double>(iterations);
     k.mean_ns = sum / static_cast<double>(iterations);
-    k.median_ns = median_of(std::move(times));
+    k.median_ns = median(std::move(times));
     k.share = mean_busy > 0 ? k.mean_ns / mean_busy : 0.0;
     kernels.push_back(std::move(k));
   }

@@ -24,13 +24,17 @@ constexpr double hot_l2_floor = 0.07;
 // On-GPU SM clocks further apart than this make a time comparison a clock comparison too.
 constexpr double clock_tolerance = 0.03;
 
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return percentile(values, 0.5);
-}
-
 double value_of(const iteration_sample& s, headline_metric metric) {
   return metric == headline_metric::span ? s.span_ns : s.busy_ns;
+}
+
+void append_iterations(const measurement_result& r, headline_metric metric,
+                       std::vector<double>& values) {
+  for (const auto& trial : r.trials) {
+    for (const auto& s : trial.iterations) {
+      values.push_back(value_of(s, metric));
+    }
+  }
 }
 
 // One side's measurements of one state, from each run that measured it.
@@ -41,11 +45,7 @@ struct side {
   [[nodiscard]] std::vector<double> iterations(headline_metric metric) const {
     std::vector<double> values;
     for (const auto* r : runs) {
-      for (const auto& trial : r->trials) {
-        for (const auto& s : trial.iterations) {
-          values.push_back(value_of(s, metric));
-        }
-      }
+      append_iterations(*r, metric, values);
     }
     return values;
   }
@@ -58,7 +58,7 @@ struct side {
           values.push_back(value_of(s, metric));
         }
         if (!values.empty()) {
-          medians.push_back(median_of(std::move(values)));
+          medians.push_back(median(std::move(values)));
         }
       }
     }
@@ -67,9 +67,9 @@ struct side {
   [[nodiscard]] std::vector<double> run_medians(headline_metric metric) const {
     std::vector<double> medians;
     for (const auto* r : runs) {
-      side one;
-      one.runs = {r};
-      medians.push_back(median_of(one.iterations(metric)));
+      std::vector<double> values;
+      append_iterations(*r, metric, values);
+      medians.push_back(median(std::move(values)));
     }
     return medians;
   }
@@ -82,7 +82,7 @@ struct side {
         }
       }
     }
-    return clocks.empty() ? std::nullopt : std::optional(median_of(std::move(clocks)));
+    return clocks.empty() ? std::nullopt : std::optional(median(std::move(clocks)));
   }
   [[nodiscard]] int throttled_trials() const {
     int n = 0;
@@ -190,8 +190,8 @@ state_comparison compare_state(const std::string& name, const side& base, const 
   state_comparison s;
   s.state_name = name;
   s.metric = options.metric.value_or(base.runs.front()->protocol_used.metric);
-  s.base_ns = median_of(base.iterations(s.metric));
-  s.new_ns = median_of(changed.iterations(s.metric));
+  s.base_ns = median(base.iterations(s.metric));
+  s.new_ns = median(changed.iterations(s.metric));
   s.ratio = s.new_ns / s.base_ns;
   const bool by_runs = base.runs.size() >= 2 && changed.runs.size() >= 2;
   s.unit = by_runs ? "runs" : "trials";
@@ -203,7 +203,7 @@ state_comparison compare_state(const std::string& name, const side& base, const 
   s.band = options.threshold;
   s.band_reason = "threshold";
   if (!by_runs && s.metric == headline_metric::span) {
-    const double idle = 1 - median_of(base.iterations(headline_metric::busy)) / s.base_ns;
+    const double idle = 1 - median(base.iterations(headline_metric::busy)) / s.base_ns;
     if (idle >= gapped_fraction && gap_floor_per_idle_fraction * idle > s.band) {
       s.band = gap_floor_per_idle_fraction * idle;
       s.band_reason = fmt::format(

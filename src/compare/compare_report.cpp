@@ -31,7 +31,8 @@ int rank(verdict v) { // the order a reader needs them in
   return 4;
 }
 
-std::string percent(double ratio) {
+// "+5.00 %" from a ratio of 1.05.
+std::string change_text(double ratio) {
   return fmt::format("{:+.2f} %", 100 * (ratio - 1));
 }
 
@@ -90,9 +91,9 @@ std::string comparison_markdown(const comparison& c) {
   for (const auto* s : ordered) {
     out += fmt::format("| {} | {} | {} | {} | {} | {} … {} ({} {}+{}) | ±{:.1f} % | {} |\n",
                        markdown_code_span(s->state_name, name_width), to_string(s->metric),
-                       microseconds(s->base_ns), microseconds(s->new_ns), percent(s->ratio),
-                       percent(s->ratio_low), percent(s->ratio_high), s->unit, s->base_units,
-                       s->new_units, 100 * s->band, verdict_cell(*s));
+                       microseconds(s->base_ns), microseconds(s->new_ns), change_text(s->ratio),
+                       change_text(s->ratio_low), change_text(s->ratio_high), s->unit,
+                       s->base_units, s->new_units, 100 * s->band, verdict_cell(*s));
   }
   for (const auto* s : ordered) {
     std::vector<const kernel_change*> rows;
@@ -117,9 +118,10 @@ std::string comparison_markdown(const comparison& c) {
     out += "\n| kernel | kind | base (µs) | new (µs) | change | calls per iteration |\n";
     out += "|---|---|---:|---:|---:|---|\n";
     for (const auto* k : rows) {
-      const std::string change = !k->base_mean_ns  ? "appeared"
-                                 : !k->new_mean_ns ? "disappeared"
-                                                   : percent(*k->new_mean_ns / *k->base_mean_ns);
+      const std::string change = !k->base_mean_ns ? "appeared"
+                                 : !k->new_mean_ns
+                                     ? "disappeared"
+                                     : change_text(*k->new_mean_ns / *k->base_mean_ns);
       out += fmt::format("| {} | {} | {} | {} | {} | {:g} → {:g} |\n",
                          markdown_code_span(k->name, name_width), to_string(k->kind),
                          k->base_mean_ns ? microseconds(*k->base_mean_ns) : "—",

@@ -20,6 +20,11 @@ double percentile(std::span<const double> sorted_values, double fraction) {
   return sorted_values[below] + weight * (sorted_values[above] - sorted_values[below]);
 }
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return percentile(values, 0.5);
+}
+
 summary_statistics summarize(std::span<const double> values) {
   if (values.empty()) {
     throw invalid_argument("statistics of an empty sample: every measurement needs at least one "
