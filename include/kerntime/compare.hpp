@@ -25,7 +25,19 @@ struct compare_options {
   std::optional<headline_metric> metric; // default: the base run's headline metric
   std::optional<std::string> filter;     // only states whose name this regex finds
   bool allow_different_devices = false;
+  // No state measured on both sides means two unrelated files, refused. A caller comparing a part
+  // of a run at a time (the pytest plugin, one test's results) turns this off: its comparison
+  // may then hold no state, only states on one side or not compared.
+  bool require_common_state = true;
 };
+
+// "2%" or "0.02" as a fraction (0.02); nullopt when the text is neither a number nor a
+// percentage. Its range is checked by check_compare_options.
+[[nodiscard]] std::optional<double> parse_threshold(std::string_view text);
+// Throws kerntime::invalid_argument, saying what to pass instead, when the threshold or alpha is
+// not in (0, 1). compare() checks its options with it; callers that take the options long before
+// comparing (the pytest plugin at session start) check them first.
+void check_compare_options(const compare_options& options);
 
 // One kernel (name and kind) of a state, in the base and the new run. Absent on one side: it
 // appeared or disappeared.
@@ -70,8 +82,8 @@ struct comparison {
   compare_options options;
 };
 
-// Throws kerntime::invalid_argument for an empty side, no state in common, different GPU models
-// (unless allowed) or an invalid filter or option.
+// Throws kerntime::invalid_argument for an empty side, no state in common (unless not required),
+// different GPU models (unless allowed) or an invalid filter or option.
 [[nodiscard]] comparison compare(std::span<const result_set> base,
                                  std::span<const result_set> changed,
                                  const compare_options& options = {});

@@ -14,6 +14,11 @@ prefixed with their label, e.g. ``kerntime_baseline_latency_ms``, and baselines 
 ``kerntime_<label>_ratio`` = main latency / baseline latency). At the end of the session every
 result is written to ``--kerntime-json PATH`` (kerntime JSON) and ``--kerntime-md PATH``
 (markdown), each atomically.
+
+With ``--kerntime-baseline FILE`` (a kerntime JSON of an earlier session), each test's results
+are compared with the baseline's as soon as the test has run (kerntime compare, baseline.py):
+the verdict, ratio and interval become properties, a summary follows the session, and
+``--kerntime-fail-on-regression`` fails a test that got slower.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any, Callable, List, Optional, Tuple
 import pytest
 
 from . import session_report
+from .baseline import Baseline
 from .bench_function import bench
 from . import errors
 from .errors import KerntimeError
@@ -30,6 +36,8 @@ from .result import Result
 from .session_report import RecordedResult
 
 _recorded_key = pytest.StashKey[List[RecordedResult]]()
+_baseline_key = pytest.StashKey[Optional[Baseline]]()
+_bench_key = pytest.StashKey["TestBench"]()  # a test's kerntime_bench, for its reports
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -40,10 +48,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="write every kerntime result of the session to PATH as markdown")
     group.addoption("--kerntime-top-kernels", metavar="N", type=int, default=5,
                     help="how many kernels of each result become JUnit properties (default 5)")
+    group.addoption("--kerntime-baseline", metavar="FILE", default=None,
+                    help="compare each test's results with the same results in FILE, a kerntime "
+                         "JSON of an earlier session (--kerntime-json) or run")
+    group.addoption("--kerntime-fail-on-regression", action="store_true", default=False,
+                    help="with --kerntime-baseline: fail a test whose result got slower beyond "
+                         "the band with significance")
+    group.addoption("--kerntime-threshold", metavar="T", default="2%",
+                    help="with --kerntime-baseline: a change within +-T is 'same' (default 2%%; "
+                         "2%% or 0.02)")
+    group.addoption("--kerntime-alpha", metavar="A", default="0.05",
+                    help="with --kerntime-baseline: the intervals are 1 - A (default 0.05)")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[_recorded_key] = []
+    path = config.getoption("kerntime_baseline")
+    if config.getoption("kerntime_fail_on_regression") and not path:
+        raise pytest.UsageError("--kerntime-fail-on-regression compares with a baseline: pass "
+                                "--kerntime-baseline FILE too (a --kerntime-json of a run)")
+    # Read once, before any test runs: a baseline that cannot be used stops the session.
+    config.stash[_baseline_key] = (
+        Baseline(path, config.getoption("kerntime_threshold"), config.getoption("kerntime_alpha"))
+        if path else None)
 
 
 class TestBench:
@@ -95,13 +122,10 @@ class TestBench:
         self._session.append(recorded)
         return recorded
 
-    def _prefix(self, recorded: RecordedResult) -> str:
-        return "kerntime_" if recorded.main else f"kerntime_{recorded.label}_"
-
     def _properties(self, recorded: RecordedResult) -> List[Tuple[str, Any]]:
         result = recorded.result
         assert result is not None
-        prefix = self._prefix(recorded)
+        prefix = _prefix(recorded)
         properties: List[Tuple[str, Any]] = []
         if recorded.main and recorded.label != "result":
             properties.append((prefix + "name", recorded.label))
@@ -121,7 +145,17 @@ class TestBench:
         session_report.ratios(self._mine)
         for recorded in self._mine:
             if recorded.ratio is not None:
-                self._record_property(self._prefix(recorded) + "ratio", recorded.ratio)
+                self._record_property(_prefix(recorded) + "ratio", recorded.ratio)
+
+    @property
+    def results(self) -> List[RecordedResult]:
+        """This test's results, in the order recorded."""
+        return self._mine
+
+
+def _prefix(recorded: RecordedResult) -> str:
+    """The JUnit property prefix of a result: none for the test's main one, else its label."""
+    return "kerntime_" if recorded.main else f"kerntime_{recorded.label}_"
 
 
 @pytest.fixture
@@ -138,8 +172,32 @@ def kerntime_bench(request: pytest.FixtureRequest) -> Any:
     bencher = TestBench(request.node.nodeid, record_property,
                         request.config.stash[_recorded_key],
                         request.config.getoption("kerntime_top_kernels"))
+    request.node.stash[_bench_key] = bencher
     yield bencher
     bencher.finish()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
+    """Once the test has run (and again after its teardown, for results recorded there), its
+    results are compared with the baseline: properties, and the gate's failure."""
+    outcome = yield
+    baseline = item.config.stash.get(_baseline_key, None)
+    bencher = item.stash.get(_bench_key, None)
+    if baseline is None or bencher is None or call.when == "setup":
+        return
+    test = baseline.compare_test(bencher.results)
+    if test is None:
+        return
+    report = outcome.get_result()
+    properties = [p for c in test.results for p in baseline.properties(c, _prefix(c.recorded))]
+    item.user_properties.extend(properties)
+    if call.when == "teardown":  # this report was made from the properties before these
+        report.user_properties.extend(properties)
+    failure = baseline.failure(test)
+    if failure and report.passed and item.config.getoption("kerntime_fail_on_regression"):
+        report.outcome = "failed"
+        report.longrepr = failure
 
 
 def _command_line(config: pytest.Config) -> str:
@@ -159,8 +217,18 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     recorded = config.stash.get(_recorded_key, [])
-    if not recorded:
+    if recorded:
+        paths = [p for p in (config.getoption("kerntime_json"), config.getoption("kerntime_md"))
+                 if p]
+        where = f", written to {', '.join(paths)}" if paths else ""
+        terminalreporter.write_line(f"kerntime: {len(recorded)} results{where}")
+    baseline = config.stash.get(_baseline_key, None)
+    if baseline is None:
         return
-    paths = [p for p in (config.getoption("kerntime_json"), config.getoption("kerntime_md")) if p]
-    where = f", written to {', '.join(paths)}" if paths else ""
-    terminalreporter.write_line(f"kerntime: {len(recorded)} results{where}")
+    terminalreporter.write_sep("-", "kerntime compared with the baseline")
+    if config.pluginmanager.has_plugin("dsession"):  # pytest-xdist's controller
+        terminalreporter.write_line("under pytest-xdist each worker compares its own tests: the "
+                                    "verdicts are in the JUnit properties")
+        return
+    for line, regression in baseline.summary(recorded):
+        terminalreporter.write_line(line, red=regression)

@@ -12,7 +12,7 @@ import datetime
 import os
 import socket
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Sequence
+from typing import Iterable, List, Optional, Sequence, Tuple
 
 from . import _kerntime
 from .result import Result
@@ -41,12 +41,23 @@ def ratios(recorded: Sequence[RecordedResult]) -> None:
             r.ratio = main.result.latency_ms / r.result.latency_ms
 
 
-def _benchmark_run(recorded: RecordedResult) -> "_kerntime.BenchmarkRun":
+def _axes(recorded: RecordedResult) -> List[Tuple[str, str]]:
+    role = "baseline" if recorded.baseline else ("main" if recorded.main else "other")
+    return [("result", recorded.label), ("role", role)]
+
+
+def state_name(recorded: RecordedResult) -> str:
+    """The result's identity in the JSON: the test id with axes ``result`` and ``role``, so a
+    later session finds it again in a baseline file."""
+    return _kerntime.make_state_name(recorded.test, _axes(recorded))
+
+
+def benchmark_run(recorded: RecordedResult) -> "_kerntime.BenchmarkRun":
+    """The result as the C++ reports and compare read it."""
     run = _kerntime.BenchmarkRun()
     run.benchmark = recorded.test
-    role = "baseline" if recorded.baseline else ("main" if recorded.main else "other")
-    run.axes = [("result", recorded.label), ("role", role)]
-    run.state_name = _kerntime.make_state_name(run.benchmark, run.axes)
+    run.axes = _axes(recorded)
+    run.state_name = state_name(recorded)
     if recorded.result is None:
         run.status = "failed"
         run.error_kind = recorded.error_kind
@@ -103,14 +114,14 @@ def _in_report_order(recorded: Sequence[RecordedResult]) -> List[RecordedResult]
 def render_markdown(recorded: Sequence[RecordedResult], command_line: str) -> str:
     recorded = _in_report_order(recorded)
     details = _kerntime.render_report("markdown", _context(recorded, command_line),
-                                      [_benchmark_run(r) for r in recorded])
+                                      [benchmark_run(r) for r in recorded])
     return ("# kerntime results\n\n" + summary_table(recorded) + "\n## Details\n\n" + details)
 
 
 def render_json(recorded: Sequence[RecordedResult], command_line: str) -> str:
     recorded = _in_report_order(recorded)
     return _kerntime.render_report("json", _context(recorded, command_line),
-                                   [_benchmark_run(r) for r in recorded])
+                                   [benchmark_run(r) for r in recorded])
 
 
 def write(recorded: Sequence[RecordedResult], command_line: str, json_path: Optional[str],

@@ -18,8 +18,9 @@ namespace py = pybind11;
 namespace kerntime::python {
 namespace {
 
-// Per-iteration durations in ns of the fixture's one kernel, for two trials of four iterations.
-// The kernel name has commas, angle brackets and quotes, as real template kernels do.
+// Per-iteration durations in ns of the fixture's one kernel, for two trials of four iterations;
+// with more trials they repeat (trial t is row t % 2), so the trials' medians alternate as real
+// trials' do. The kernel name has commas, angle brackets and quotes, as real template kernels do.
 constexpr double kernel_ns[2][4] = {{10000, 10100, 9900, 10300}, {10200, 10000, 10400, 10100}};
 constexpr double memset_ns = 1000;    // a workspace memset launched by the same call
 constexpr double launch_gap_ns = 250; // idle time between the two records inside the span
@@ -38,13 +39,16 @@ kernel_summary summarize_kernel(std::string name, activity_kind kind,
   return k;
 }
 
-measurement_result example_result(double scale, const std::string& backend) {
+measurement_result example_result(double scale, const std::string& backend, int trials) {
   if (!(scale > 0)) {
     throw invalid_argument("scale must be positive");
   }
+  if (trials < 1) {
+    throw invalid_argument("trials must be at least 1");
+  }
   measurement_result r;
   r.protocol_used.warmup = 2;
-  r.protocol_used.trials = 2;
+  r.protocol_used.trials = trials;
   r.protocol_used.repeats = 4;
   r.device.name = "example device (kerntime test fixture)";
   r.device.compute_capability_major = 9;
@@ -65,7 +69,8 @@ measurement_result example_result(double scale, const std::string& backend) {
 
   std::vector<std::vector<double>> spans_per_trial;
   std::vector<double> spans, busys, kernels, memsets;
-  for (const auto& trial_kernels : kernel_ns) {
+  for (int t = 0; t < trials; ++t) {
+    const auto& trial_kernels = kernel_ns[t % 2];
     trial_result trial;
     std::vector<double> trial_spans;
     for (const double k : trial_kernels) {
@@ -107,6 +112,7 @@ measurement_result example_result(double scale, const std::string& backend) {
 
 void bind_example_result(py::module_& m) {
   m.def("_example_result", &example_result, py::arg("scale") = 1.0, py::arg("backend") = "cupti",
+        py::arg("trials") = 2,
         "Internal, for tests: a fixed measurement_result (times multiplied by `scale`).");
 }
 

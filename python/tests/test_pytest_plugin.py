@@ -159,3 +159,195 @@ def test_reports_are_not_written_without_the_options(pytester, monkeypatch):
     outcome.assert_outcomes(passed=1)
     assert not (pytester.path / "out").exists()
     assert not list(pytester.path.glob("*.json")) and not list(pytester.path.glob("*.md"))
+
+
+# --kerntime-baseline: a first session writes its JSON, a later one compares with it. Six trials
+# per result give compare intervals of about ±0.6 % (two trials: about ±2.7 %, wider than the
+# ±2 % band, so even identical results would be inconclusive).
+BASELINE_TEST_FILE = '''
+import os
+import kerntime
+from kerntime import _kerntime
+
+SCALE = float(os.environ.get("KERNTIME_TEST_SCALE", "1.0"))
+
+
+def fixture(scale):
+    return kerntime.Result(_kerntime._example_result(scale=scale, trials=6))
+
+
+def test_kernel(kerntime_bench):
+    kerntime_bench.record(fixture(SCALE))
+    kerntime_bench.record(fixture(1.0), name="reference", baseline=True)
+
+
+def test_other(kerntime_bench):
+    kerntime_bench.record(fixture(1.0))
+
+
+if os.environ.get("KERNTIME_TEST_NEW_TEST"):
+    def test_new(kerntime_bench):
+        kerntime_bench.record(fixture(1.0))
+'''
+
+KERNEL_STATE = "test_benchmarks.py::test_kernel/result=result/role=main"
+OTHER_STATE = "test_benchmarks.py::test_other/result=result/role=main"
+
+
+@pytest.fixture
+def session(pytester, monkeypatch):
+    """session(scale, *options) runs BASELINE_TEST_FILE with the main result of test_kernel
+    scaled; the first call writes base.json, the baseline of the later ones."""
+    isolate(monkeypatch)
+    pytester.makepyfile(test_benchmarks=BASELINE_TEST_FILE)
+
+    def run_session(scale, *options, new_test=False):
+        monkeypatch.setenv("KERNTIME_TEST_SCALE", str(scale))
+        if new_test:
+            monkeypatch.setenv("KERNTIME_TEST_NEW_TEST", "1")
+        else:
+            monkeypatch.delenv("KERNTIME_TEST_NEW_TEST", raising=False)
+        return pytester.runpytest_subprocess("-p", "kerntime.pytest_plugin", *options)
+
+    run_session(1.0, "--kerntime-json=base.json").assert_outcomes(passed=2)
+    assert (pytester.path / "base.json").exists()
+    return run_session
+
+
+def failure_of(path, test_name):
+    tree = ElementTree.parse(path / "junit.xml")
+    for case in tree.iter("testcase"):
+        if case.get("name") == test_name:
+            failure = case.find("failure")
+            return None if failure is None else failure.get("message")
+    raise AssertionError(f"no testcase {test_name}")
+
+
+def test_a_slower_result_gets_a_slower_verdict_and_passes_without_the_gate(session, pytester):
+    outcome = session(1.05, "--kerntime-baseline=base.json", "--junitxml=junit.xml")
+    outcome.assert_outcomes(passed=2)
+    props = properties(pytester.path, "test_kernel")
+    assert value(props, "kerntime_verdict") == "slower"
+    assert float(value(props, "kerntime_ratio_vs_baseline")) == pytest.approx(1.05)
+    low = float(value(props, "kerntime_ratio_vs_baseline_low"))
+    high = float(value(props, "kerntime_ratio_vs_baseline_high"))
+    assert 1.02 < low < 1.05 < high < 1.08
+    assert float(value(props, "kerntime_band")) == pytest.approx(0.02)
+    # The test's baseline result did not change: its own verdict, under its label.
+    assert value(props, "kerntime_reference_verdict") == "same"
+    assert float(value(props, "kerntime_reference_ratio_vs_baseline")) == pytest.approx(1.0)
+    assert value(properties(pytester.path, "test_other"), "kerntime_verdict") == "same"
+    assert failure_of(pytester.path, "test_kernel") is None
+    outcome.stdout.fnmatch_lines([
+        "*kerntime compared with the baseline*",
+        "3 results compared with base.json: 1 slower, 0 faster, 2 same, 0 inconclusive*",
+        f"slower: {KERNEL_STATE}: ratio 1.0500 (+5.00 %), 95 % interval 1.0*band ±2.0 %",
+    ])
+
+
+def test_the_gate_fails_a_slower_test_with_the_state_ratio_interval_and_band(session, pytester):
+    outcome = session(1.05, "--kerntime-baseline=base.json", "--kerntime-fail-on-regression",
+                      "--junitxml=junit.xml")
+    outcome.assert_outcomes(passed=1, failed=1)
+    assert outcome.ret == 1
+    message = failure_of(pytester.path, "test_kernel")
+    assert message is not None
+    assert "slower than the baseline base.json" in message
+    assert f"{KERNEL_STATE}: ratio 1.0500 (+5.00 %), 95 % interval 1.0" in message
+    assert "band ±2.0 %" in message
+    assert failure_of(pytester.path, "test_other") is None
+    outcome.stdout.fnmatch_lines(["FAILED test_benchmarks.py::test_kernel*"])
+
+
+def test_identical_results_are_the_same_and_pass_the_gate(session, pytester):
+    outcome = session(1.0, "--kerntime-baseline=base.json", "--kerntime-fail-on-regression",
+                      "--junitxml=junit.xml")
+    outcome.assert_outcomes(passed=2)
+    props = properties(pytester.path, "test_kernel")
+    assert value(props, "kerntime_verdict") == "same"
+    assert float(value(props, "kerntime_ratio_vs_baseline")) == pytest.approx(1.0)
+    outcome.stdout.fnmatch_lines(["3 results compared with base.json: 0 slower, 0 faster, 3 same*"])
+
+
+def test_a_faster_result_passes_the_gate(session, pytester):
+    outcome = session(0.9, "--kerntime-baseline=base.json", "--kerntime-fail-on-regression",
+                      "--junitxml=junit.xml")
+    outcome.assert_outcomes(passed=2)
+    assert value(properties(pytester.path, "test_kernel"), "kerntime_verdict") == "faster"
+
+
+def test_a_wider_threshold_makes_the_change_same(session, pytester):
+    outcome = session(1.05, "--kerntime-baseline=base.json", "--kerntime-fail-on-regression",
+                      "--kerntime-threshold=10%", "--junitxml=junit.xml")
+    outcome.assert_outcomes(passed=2)
+    props = properties(pytester.path, "test_kernel")
+    assert value(props, "kerntime_verdict") == "same"
+    assert float(value(props, "kerntime_band")) == pytest.approx(0.10)
+
+
+def test_states_on_one_side_only_are_listed(session, pytester):
+    # test_other is in the baseline but not run; test_new runs but is not in the baseline.
+    outcome = session(1.0, "--kerntime-baseline=base.json", "--kerntime-fail-on-regression",
+                      "--junitxml=junit.xml", "-k", "kernel or new", new_test=True)
+    outcome.assert_outcomes(passed=2)
+    assert value(properties(pytester.path, "test_new"), "kerntime_not_compared") == (
+        "not in the baseline")
+    outcome.stdout.fnmatch_lines([
+        "2 results compared with base.json*",
+        "not in the baseline (no verdict): test_benchmarks.py::test_new/result=result/role=main",
+        f"in the baseline, not measured in this session: {OTHER_STATE}",
+    ])
+
+
+@pytest.mark.parametrize("options, problem", [
+    (["--kerntime-baseline=missing.json"],
+     "*--kerntime-baseline: cannot read missing.json: no such file*kerntime JSON*"),
+    (["--kerntime-baseline=broken.json"],
+     "*--kerntime-baseline: broken.json is not a kerntime result set: not JSON*--kerntime-json*"),
+    (["--kerntime-baseline=base.json", "--kerntime-threshold=much"],
+     "*--kerntime-threshold much*not a fraction or a percentage; e.g. 2% or 0.02*"),
+    (["--kerntime-baseline=base.json", "--kerntime-alpha=1.5"],
+     "*alpha must be in (0, 1) (got 1.5)*"),
+    (["--kerntime-baseline=base.json", "--kerntime-alpha=high"],
+     "*--kerntime-alpha high is not a number*"),
+    (["--kerntime-fail-on-regression"], "*--kerntime-fail-on-regression*--kerntime-baseline FILE*"),
+])
+def test_an_unusable_baseline_or_option_is_a_usage_error(session, pytester, options, problem):
+    (pytester.path / "broken.json").write_text('{"json_schema_version": 1, "runs": [')
+    outcome = session(1.0, *options)
+    assert outcome.ret == pytest.ExitCode.USAGE_ERROR
+    outcome.stderr.fnmatch_lines([problem])
+    outcome.stdout.no_fnmatch_line("*passed*")  # no test ran
+
+
+def test_without_compare_in_the_build_the_baseline_is_a_usage_error(session, pytester):
+    # A module built without Boost's headers has no compare_results, and says why.
+    pytester.makeconftest('''
+from kerntime import _kerntime
+del _kerntime.compare_results
+_kerntime.compare_unavailable = "this build of kerntime has no compare: (test)"
+''')
+    outcome = session(1.0, "--kerntime-baseline=base.json")
+    assert outcome.ret == pytest.ExitCode.USAGE_ERROR
+    outcome.stderr.fnmatch_lines(["*--kerntime-baseline: this build of kerntime has no compare*"])
+
+
+def test_failed_and_events_results_against_a_baseline(pytester, monkeypatch):
+    # The first plugin test file: a failed bench has no verdict, and says why; a result timed
+    # with CUDA events is compared without kernels, with a note; two trials per side leave
+    # identical results inconclusive (interval about ±2.7 %), with the trials that would settle it.
+    isolate(monkeypatch)
+    pytester.makepyfile(test_benchmarks=TEST_FILE)
+    pytester.runpytest_subprocess("-p", "kerntime.pytest_plugin", "--kerntime-json=base.json")
+    outcome = pytester.runpytest_subprocess(
+        "-p", "kerntime.pytest_plugin", "--kerntime-baseline=base.json", "--junitxml=junit.xml",
+        "--kerntime-fail-on-regression")
+    outcome.assert_outcomes(passed=3, failed=1)  # the failed bench raises, as before
+    failed = value(properties(pytester.path, "test_failed_benchmark"), "kerntime_not_compared")
+    assert failed.startswith("base failed (invalid_argument): ")
+    props = properties(pytester.path, "test_named_results")
+    assert value(props, "kerntime_other_verdict") == "inconclusive"
+    assert value(props, "kerntime_other_units_needed") == "4"
+    notes = [v for n, v in props if n == "kerntime_other_compare_note"]
+    assert any("CUDA events" in note for note in notes)
+    outcome.stdout.fnmatch_lines(["not compared: test_benchmarks.py::test_failed_benchmark/*"])

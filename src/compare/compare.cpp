@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <regex>
@@ -257,8 +258,20 @@ state_comparison compare_state(const std::string& name, const side& base, const 
 
 } // namespace
 
-comparison compare(std::span<const result_set> base, std::span<const result_set> changed,
-                   const compare_options& options) {
+std::optional<double> parse_threshold(std::string_view text) {
+  const bool percent = !text.empty() && text.back() == '%';
+  if (percent) {
+    text.remove_suffix(1);
+  }
+  double value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc{} || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return percent ? value / 100 : value;
+}
+
+void check_compare_options(const compare_options& options) {
   if (!(options.threshold > 0 && options.threshold < 1)) {
     throw invalid_argument(
         fmt::format("the threshold must be a fraction in (0, 1) (got {}); e.g. 0.02 for ±2 %",
@@ -268,6 +281,11 @@ comparison compare(std::span<const result_set> base, std::span<const result_set>
     throw invalid_argument(fmt::format(
         "alpha must be in (0, 1) (got {}); e.g. 0.05 for 95 % intervals", options.alpha));
   }
+}
+
+comparison compare(std::span<const result_set> base, std::span<const result_set> changed,
+                   const compare_options& options) {
+  check_compare_options(options);
   if (base.empty() || changed.empty()) {
     throw invalid_argument("compare needs at least one result set on each side");
   }
@@ -315,7 +333,7 @@ comparison compare(std::span<const result_set> base, std::span<const result_set>
       result.only_in_new.push_back(name);
     }
   }
-  if (result.states.empty()) {
+  if (result.states.empty() && options.require_common_state) {
     throw invalid_argument(fmt::format(
         "no state was measured in both the base and the new results ({} base states, {} new); "
         "compare results of the same benchmarks (kerntime list shows the names)",

@@ -224,6 +224,35 @@ TEST(compare, bad_input_is_an_invalid_argument) {
   EXPECT_THROW((void)read_result_set(data + "/missing.json"), invalid_argument);
 }
 
+TEST(compare, a_threshold_reads_as_a_fraction_or_a_percentage_and_its_range_is_checked) {
+  EXPECT_DOUBLE_EQ(parse_threshold("2%").value_or(0), 0.02);
+  EXPECT_DOUBLE_EQ(parse_threshold("0.02").value_or(0), 0.02);
+  EXPECT_DOUBLE_EQ(parse_threshold("2.5%").value_or(0), 0.025);
+  for (const char* text : {"", "%", "much", "2 %", "0.02x"}) {
+    EXPECT_FALSE(parse_threshold(text)) << text;
+  }
+  compare_options options;
+  options.threshold = parse_threshold("200%").value_or(0);
+  EXPECT_THROW(check_compare_options(options), invalid_argument);
+  options.threshold = 0.02;
+  options.alpha = 1.5;
+  EXPECT_THROW(check_compare_options(options), invalid_argument);
+}
+
+TEST(compare, a_part_of_a_run_with_no_state_in_common_is_an_empty_comparison_when_allowed) {
+  const auto run = h200_run(1);
+  result_set no_runs = run;
+  no_runs.runs.clear();
+  EXPECT_THROW((void)compare_one(no_runs, run), invalid_argument);
+  compare_options part;
+  part.require_common_state = false;
+  const comparison c = compare_one(no_runs, run, part);
+  EXPECT_TRUE(c.states.empty());
+  EXPECT_FALSE(has_regression(c));
+  EXPECT_EQ(c.only_in_new.size(), run.runs.size());
+  EXPECT_TRUE(c.only_in_base.empty());
+}
+
 // A 95 % interval over 5 trials per side covers the true ratio in 93–97 % of comparisons, and at
 // a true change exactly at the threshold "slower" is said in at most alpha of them.
 TEST(compare, the_interval_covers_the_true_ratio_and_false_regressions_stay_under_alpha) {

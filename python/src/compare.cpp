@@ -1,0 +1,107 @@
+// kerntime compare (include/kerntime/compare.hpp) for Python: result sets read from kerntime JSON
+// or made from a session's runs, and the per-state verdicts of comparing two of them. The pytest
+// plugin's --kerntime-baseline uses it; the method is the C++ one, never re-implemented.
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bindings.hpp"
+#include "kerntime/compare.hpp"
+#include "kerntime/errors.hpp"
+#include "kerntime/report.hpp"
+
+namespace py = pybind11;
+
+namespace kerntime::python {
+namespace {
+
+// The options as a user spells them ("2%" or "0.02"), checked before anything is compared.
+compare_options make_compare_options(const std::string& threshold, double alpha,
+                                     bool require_common_state) {
+  compare_options options;
+  options.require_common_state = require_common_state;
+  const auto fraction = parse_threshold(threshold);
+  if (!fraction) {
+    throw invalid_argument("the threshold " + threshold +
+                           " is not a fraction or a percentage; e.g. 2% or 0.02");
+  }
+  options.threshold = *fraction;
+  options.alpha = alpha;
+  check_compare_options(options);
+  return options;
+}
+
+comparison compare_result_sets(const result_set& base, const result_set& changed,
+                               const compare_options& options) {
+  return compare(std::span(&base, 1), std::span(&changed, 1), options);
+}
+
+} // namespace
+
+void bind_compare(py::module_& m) {
+  py::class_<result_set>(m, "ResultSet")
+      .def(py::init<>())
+      .def(py::init([](run_context context, std::vector<benchmark_run> runs) {
+             return result_set{std::move(context), std::move(runs)};
+           }),
+           py::arg("context"), py::arg("runs"))
+      .def_readwrite("context", &result_set::context)
+      .def_readwrite("runs", &result_set::runs);
+  m.def("read_result_set", &read_result_set, py::arg("path"),
+        "A kerntime JSON file read back (raises InvalidArgument naming the file and the problem).");
+  m.def("parse_result_set", &parse_result_set, py::arg("json_text"), py::arg("source"),
+        "kerntime JSON text read back; `source` names it in errors.");
+
+  py::class_<compare_options>(m, "CompareOptions")
+      .def(py::init(&make_compare_options), py::arg("threshold") = "2%", py::arg("alpha") = 0.05,
+           py::arg("require_common_state") = true,
+           "threshold: \"2%\" or \"0.02\"; alpha: the intervals are 1 - alpha; "
+           "require_common_state=False: no state in common is an empty comparison, not an "
+           "error. Raises InvalidArgument for values compare refuses.")
+      .def_readonly("threshold", &compare_options::threshold)
+      .def_readonly("alpha", &compare_options::alpha)
+      .def_readonly("require_common_state", &compare_options::require_common_state);
+
+  py::class_<state_comparison>(m, "StateComparison")
+      .def_readonly("state_name", &state_comparison::state_name)
+      .def_property_readonly(
+          "metric", [](const state_comparison& s) { return std::string(to_string(s.metric)); })
+      .def_readonly("base_ns", &state_comparison::base_ns)
+      .def_readonly("new_ns", &state_comparison::new_ns)
+      .def_readonly("ratio", &state_comparison::ratio)
+      .def_readonly("ratio_low", &state_comparison::ratio_low)
+      .def_readonly("ratio_high", &state_comparison::ratio_high)
+      .def_readonly("unit", &state_comparison::unit)
+      .def_readonly("base_units", &state_comparison::base_units)
+      .def_readonly("new_units", &state_comparison::new_units)
+      .def_readonly("band", &state_comparison::band)
+      .def_readonly("band_reason", &state_comparison::band_reason)
+      .def_property_readonly(
+          "verdict", [](const state_comparison& s) { return std::string(to_string(s.outcome)); })
+      .def_readonly("units_needed", &state_comparison::units_needed)
+      .def_readonly("cycles_ratio", &state_comparison::cycles_ratio)
+      .def_readonly("notes", &state_comparison::notes);
+
+  py::class_<comparison>(m, "Comparison")
+      .def_readonly("states", &comparison::states)
+      .def_readonly("only_in_base", &comparison::only_in_base)
+      .def_readonly("only_in_new", &comparison::only_in_new)
+      .def_readonly("not_compared", &comparison::not_compared)
+      .def_readonly("base_device", &comparison::base_device)
+      .def_readonly("new_device", &comparison::new_device)
+      .def_property_readonly("has_regression", &has_regression)
+      .def("markdown", &comparison_markdown);
+  m.def("compare_results", &compare_result_sets, py::arg("base"), py::arg("new"),
+        py::arg("options") = compare_options{},
+        "kerntime compare of two result sets (docs/compare.md): per state the ratio NEW/BASE, "
+        "its interval and a verdict. Raises InvalidArgument when no state is in both, or the "
+        "GPUs differ.");
+}
+
+} // namespace kerntime::python
