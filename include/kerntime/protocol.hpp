@@ -18,8 +18,15 @@ enum class backend_request { automatic, cupti, events };
 enum class headline_metric { span, busy };
 
 struct protocol {
-  int warmup = 10;             // untimed iterations before the timer is attached (JIT, autotuning)
-  int trials = 5;              // independent groups of iterations
+  int warmup = 10;          // untimed iterations before the timer is attached (JIT, autotuning)
+  bool warmup_auto = false; // then keep warming up until the iteration time settles (at least
+                            // `warmup` iterations first; docs/protocol.md gives the rule)
+  int trials = 5;           // independent groups of iterations; with stop_at_ci, the minimum
+  // Keep adding trials until the 95 % interval of the median is within ±stop_at_ci % of it,
+  // bounded by max_trials and max_time_s. Unset: exactly `trials` trials (the default).
+  std::optional<double> stop_at_ci;
+  int max_trials = 100;        // with stop_at_ci: the most trials (kept ones) it may take
+  double max_time_s = 30;      // with stop_at_ci: no trial starts after this much wall time
   int repeats = 50;            // iterations per trial
   bool flush_l2 = true;        // flush L2 before every iteration, warmup included
   std::size_t flush_bytes = 0; // 0: twice the device's L2 size
@@ -36,6 +43,9 @@ struct protocol {
 struct setting_names {
   std::string_view warmup = "warmup";
   std::string_view trials = "trials";
+  std::string_view stop_at_ci = "stop_at_ci";
+  std::string_view max_trials = "max_trials";
+  std::string_view max_time = "max_time";
   std::string_view repeats = "repeats";
   std::string_view input_sets = "input_sets";
   std::string_view no_flush = "flush_l2=false";
@@ -53,7 +63,11 @@ struct setting_names {
 // and the Python module both call it, so every check and message exists once.
 struct protocol_request {
   long long warmup = protocol{}.warmup;
+  bool warmup_auto = false;
   long long trials = protocol{}.trials;
+  std::optional<double> stop_at_ci;    // percent, in (0, 100)
+  std::optional<long long> max_trials; // given: only with stop_at_ci
+  std::optional<double> max_time_s;    // given: only with stop_at_ci
   long long repeats = protocol{}.repeats;
   long long input_sets = protocol{}.input_sets;
   bool flush_l2 = true;

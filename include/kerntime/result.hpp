@@ -54,6 +54,29 @@ struct trace_record {
   double end_ns = 0;
 };
 
+// Why the measured trials ended.
+enum class stop_reason {
+  trial_count,      // the fixed protocol: `trials` trials ran
+  interval_reached, // stop_at_ci: the interval of the median got within the target
+  max_trials,       // stop_at_ci: the trial bound came first
+  max_time,         // stop_at_ci: the time bound came first
+};
+[[nodiscard]] std::string_view to_string(stop_reason r);
+[[nodiscard]] std::optional<stop_reason> parse_stop_reason(std::string_view text);
+
+// Which stopping rule ran, what it took and the precision it reached: every output records it.
+struct stopping_summary {
+  int warmup_iterations = 0;  // untimed iterations run (warmup_auto: until the time settled)
+  bool warmup_settled = true; // warmup_auto: the rule was met before its bound (always true
+                              // for a fixed warm-up)
+  int trials = 0;             // kept trials
+  stop_reason reason = stop_reason::trial_count;
+  // 95 % distribution-free interval of the median trial median (docs/statistics.md); none with
+  // fewer than 6 trials. half_width: its farther end from that median, as a fraction of it.
+  std::optional<confidence_interval> median_interval;
+  std::optional<double> half_width;
+};
+
 struct device_info {
   int ordinal = 0;
   std::string name;
@@ -76,6 +99,7 @@ struct measurement_result {
   summary_statistics span;
   summary_statistics busy;
   trial_statistics trials_summary; // per-trial means/medians of the headline metric
+  stopping_summary stopping;
   std::vector<trial_result> trials;
   std::vector<kernel_summary> kernels; // empty with CUDA events, which see no kernels
   std::vector<trace_record> trace;     // the first measured trial's records (CUPTI only)

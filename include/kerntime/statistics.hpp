@@ -2,6 +2,7 @@
 // Robust summary statistics, as defined in docs/statistics.md. Pure functions.
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -28,11 +29,25 @@ struct trial_statistics {
   double cv_of_means = 0;    // stdev_of_means / mean of the trial means
 };
 
+// An interval [low, high] that holds the population's median with probability `confidence`.
+struct confidence_interval {
+  double low = 0;
+  double high = 0;
+  double confidence = 0; // the coverage actually reached (at least the one asked)
+};
+
 // Throws kerntime::invalid_argument on an empty input.
 [[nodiscard]] summary_statistics summarize(std::span<const double> values);
 [[nodiscard]] double percentile(std::span<const double> sorted_values, double fraction);
 // The median of unsorted values (percentile 0.5). Throws kerntime::invalid_argument when empty.
 [[nodiscard]] double median(std::vector<double> values);
+// The distribution-free interval of the median from order statistics: the narrowest pair
+// x(k), x(n+1-k) whose binomial coverage is at least `confidence` (docs/statistics.md).
+// nullopt when there are too few values to reach it (fewer than 6 for 95 %).
+[[nodiscard]] std::optional<confidence_interval> median_interval(std::vector<double> values,
+                                                                 double confidence = 0.95);
+// The interval's farther end from `centre`, as a fraction of `centre` (0.004 is ±0.4 %).
+[[nodiscard]] double relative_half_width(const confidence_interval& interval, double centre);
 [[nodiscard]] trial_statistics summarize_trials(const std::vector<std::vector<double>>& trials);
 
 } // namespace kerntime

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional, Union
 
 from . import _kerntime
 from .input_sets import iter_tensors, make_input_sets
@@ -10,15 +10,22 @@ from .result import Result
 from .streams import choose_stream
 
 
-def bench(fn: Callable[..., Any], *args: Any, warmup: int = 10, trials: int = 5,
+def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, trials: int = 5,
           repeat: int = 50, flush_l2: bool = True, input_sets: int = 3, backend: str = "auto",
-          metric: str = "span", stream: Any = None, **kwargs: Any) -> Result:
+          metric: str = "span", stream: Any = None, stop_at_ci: Optional[float] = None,
+          max_trials: Optional[int] = None, max_time: Optional[float] = None,
+          **kwargs: Any) -> Result:
     """Measures ``fn(*args, **kwargs)`` on the GPU.
 
     ``warmup`` untimed iterations (JIT compilation and autotuning happen there, before the
     timer is attached), then ``trials`` x ``repeat`` measured iterations, each on a cold L2
     (``flush_l2``) and rotating over ``input_sets`` copies of the tensor arguments, made before
     timing (see kerntime.input_sets for which arguments are copied).
+
+    ``warmup="auto"``: after 10 iterations, go on warming up until the iteration time has
+    settled. ``stop_at_ci=0.5``: after ``trials`` trials, keep adding trials until the 95 %
+    interval of the median is within ±0.5 % of it, bounded by ``max_trials`` (default 100) and
+    ``max_time`` seconds (default 30). ``Result.stopping`` says what ran and what it reached.
 
     ``backend``: "auto" (CUPTI, falling back to CUDA events with a warning), "cupti" (raise
     CuptiUnavailable instead of falling back) or "events". ``metric``: the headline is the
@@ -36,5 +43,6 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: int = 10, trials: int = 5,
         measurement = _kerntime.measure(
             fn, sets, warmup=warmup, trials=trials, repeats=repeat, flush_l2=flush_l2,
             backend=backend, metric=metric, stream=chosen.handle, device=chosen.device,
-            wait_for_inputs=copied_tensors)
+            wait_for_inputs=copied_tensors, stop_at_ci=stop_at_ci, max_trials=max_trials,
+            max_time=max_time)
     return Result(measurement)

@@ -156,6 +156,14 @@ class Result:
         return self.measurement.protocol_used
 
     @property
+    def stopping(self) -> Any:
+        """Which stopping rule ran and what it reached: ``trials``, ``stopped_because``
+        ("trial_count", "interval_reached", "max_trials", "max_time"), ``median_interval`` (low,
+        high in ns and confidence; None with fewer than 6 trials), ``half_width`` (fraction of
+        the median), ``warmup_iterations`` and ``warmup_settled``."""
+        return self.measurement.stopping
+
+    @property
     def wall_seconds(self) -> float:
         """Host wall time of the whole measurement, warmup included."""
         return self.measurement.wall_seconds

@@ -92,6 +92,13 @@ measurement_result example_result(double scale, const std::string& backend, int 
   r.stats = r.span;
   r.latency_ns = r.stats.median;
   r.trials_summary = summarize_trials(spans_per_trial);
+  r.stopping.trials = trials;
+  r.stopping.warmup_iterations = r.protocol_used.warmup;
+  r.stopping.median_interval = median_interval(r.trials_summary.medians);
+  if (r.stopping.median_interval) {
+    r.stopping.half_width =
+        relative_half_width(*r.stopping.median_interval, median(r.trials_summary.medians));
+  }
   if (r.backend == timing_backend::cupti) {
     r.kernels.push_back(summarize_kernel(kernel_name, activity_kind::kernel, kernels, r.busy.mean));
     r.kernels.push_back(

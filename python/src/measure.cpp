@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,14 +38,36 @@ cudaStream_t to_stream(std::uintptr_t handle) {
   return reinterpret_cast<cudaStream_t>(handle); // NOLINT(performance-no-int-to-ptr)
 }
 
+// warmup: a count, or "auto" (then the minimum is the default count).
+void read_warmup(const py::object& warmup, protocol_request& request) {
+  if (py::isinstance<py::str>(warmup)) {
+    if (warmup.cast<std::string>() != "auto") {
+      throw invalid_argument("warmup takes a count of iterations or \"auto\" (got \"" +
+                             warmup.cast<std::string>() + "\")");
+    }
+    request.warmup_auto = true;
+    return;
+  }
+  if (!py::isinstance<py::int_>(warmup) || py::isinstance<py::bool_>(warmup)) {
+    throw invalid_argument("warmup takes a count of iterations or \"auto\" (got a " +
+                           std::string(py::str(py::type::of(warmup).attr("__name__"))) + ")");
+  }
+  request.warmup = warmup.cast<long long>();
+}
+
 measurement_result measure_python(const py::object& fn, const py::list& input_sets,
-                                  long long warmup, long long trials, long long repeats,
+                                  const py::object& warmup, long long trials, long long repeats,
                                   bool flush_l2, const std::string& backend,
                                   const std::string& metric, std::uintptr_t stream, int device,
-                                  bool wait_for_inputs) {
+                                  bool wait_for_inputs, std::optional<double> stop_at_ci,
+                                  std::optional<long long> max_trials,
+                                  std::optional<double> max_time) {
   protocol_request request;
-  request.warmup = warmup;
+  read_warmup(warmup, request);
   request.trials = trials;
+  request.stop_at_ci = stop_at_ci;
+  request.max_trials = max_trials;
+  request.max_time_s = max_time;
   request.repeats = repeats;
   request.flush_l2 = flush_l2;
   request.input_sets = static_cast<long long>(py::len(input_sets));
@@ -85,7 +108,8 @@ void bind_measure(py::module_& m) {
   m.def("measure", &measure_python, py::arg("fn"), py::arg("input_sets"), py::kw_only(),
         py::arg("warmup"), py::arg("trials"), py::arg("repeats"), py::arg("flush_l2"),
         py::arg("backend"), py::arg("metric"), py::arg("stream"), py::arg("device") = -1,
-        py::arg("wait_for_inputs") = false,
+        py::arg("wait_for_inputs") = false, py::arg("stop_at_ci") = py::none(),
+        py::arg("max_trials") = py::none(), py::arg("max_time") = py::none(),
         "Measures fn(*args, **kwargs) for each (args, kwargs) of input_sets, rotating over them. "
         "Internal: kerntime.bench() prepares the input sets and the stream.");
 }

@@ -34,6 +34,19 @@ void bind_statistics(py::module_& m) {
       .def_readonly("medians", &trial_statistics::medians)
       .def_readonly("stdev_of_means", &trial_statistics::stdev_of_means)
       .def_readonly("cv_of_means", &trial_statistics::cv_of_means);
+  py::class_<confidence_interval>(m, "ConfidenceInterval")
+      .def_readonly("low", &confidence_interval::low)
+      .def_readonly("high", &confidence_interval::high)
+      .def_readonly("confidence", &confidence_interval::confidence);
+  py::class_<stopping_summary>(m, "StoppingSummary")
+      .def_readonly("warmup_iterations", &stopping_summary::warmup_iterations)
+      .def_readonly("warmup_settled", &stopping_summary::warmup_settled)
+      .def_readonly("trials", &stopping_summary::trials)
+      .def_property_readonly(
+          "stopped_because",
+          [](const stopping_summary& s) { return std::string(to_string(s.reason)); })
+      .def_readonly("median_interval", &stopping_summary::median_interval)
+      .def_readonly("half_width", &stopping_summary::half_width);
 }
 
 void bind_telemetry(py::module_& m) {
@@ -68,7 +81,11 @@ void bind_telemetry(py::module_& m) {
 void bind_protocol(py::module_& m) {
   py::class_<protocol>(m, "Protocol")
       .def_readonly("warmup", &protocol::warmup)
+      .def_readonly("warmup_auto", &protocol::warmup_auto)
       .def_readonly("trials", &protocol::trials)
+      .def_readonly("stop_at_ci", &protocol::stop_at_ci)
+      .def_readonly("max_trials", &protocol::max_trials)
+      .def_readonly("max_time_s", &protocol::max_time_s)
       .def_readonly("repeats", &protocol::repeats)
       .def_readonly("flush_l2", &protocol::flush_l2)
       .def_readonly("flush_bytes", &protocol::flush_bytes)
@@ -126,6 +143,7 @@ void bind_measurement(py::module_& m) {
       .def_readonly("span", &measurement_result::span)
       .def_readonly("busy", &measurement_result::busy)
       .def_readonly("trials_summary", &measurement_result::trials_summary)
+      .def_readonly("stopping", &measurement_result::stopping)
       .def_readonly("trials", &measurement_result::trials)
       .def_readonly("kernels", &measurement_result::kernels)
       .def_readonly("trace", &measurement_result::trace)

@@ -108,13 +108,40 @@ def test_an_exception_in_fn_propagates_with_its_traceback(engine):
     assert caught.traceback[-1].name == "fn"
 
 
+def test_the_stopping_rule_options_are_passed_through(engine):
+    kerntime.bench(lambda: None, warmup=0, trials=1, repeat=1, stop_at_ci=0.5, max_trials=40,
+                   max_time=12.5)
+    _, options = engine.calls[0]
+    assert options["stop_at_ci"] == 0.5 and options["max_trials"] == 40
+    assert options["max_time"] == 12.5
+
+
 @pytest.mark.parametrize("options, field", [({"trials": 0}, "trials"), ({"repeat": 0}, "repeats"),
                                             ({"warmup": -1}, "warmup"),
+                                            ({"warmup": "often"}, "warmup"),
+                                            ({"warmup": 2.5}, "warmup"),
                                             ({"backend": "nsight"}, "backend"),
-                                            ({"metric": "mean"}, "metric")])
+                                            ({"metric": "mean"}, "metric"),
+                                            ({"stop_at_ci": 0}, "stop_at_ci"),
+                                            ({"stop_at_ci": 150}, "stop_at_ci"),
+                                            ({"max_trials": 50}, "needs stop_at_ci"),
+                                            ({"max_time": 5}, "needs stop_at_ci"),
+                                            ({"stop_at_ci": 1, "trials": 9, "max_trials": 8},
+                                             "max_trials"),
+                                            ({"stop_at_ci": 1, "max_time": -1}, "max_time")])
 def test_the_real_engine_rejects_a_bad_protocol_before_running(options, field):
     # No recorder here: the C++ binding validates before touching the GPU, so this runs on CPU.
     ran = []
     with pytest.raises(kerntime.InvalidArgument, match=field):
         kerntime.bench(lambda: ran.append(1), **options)
     assert ran == []
+
+
+def test_result_stopping_says_which_rule_ran_and_what_it_reached():
+    six = kerntime.Result(_kerntime._example_result(trials=6)).stopping
+    assert six.trials == 6 and six.stopped_because == "trial_count"
+    assert six.median_interval is not None and six.median_interval.confidence >= 0.95
+    assert six.median_interval.low <= six.median_interval.high
+    assert 0 < six.half_width < 0.05
+    two = kerntime.Result(_kerntime._example_result(trials=2)).stopping
+    assert two.median_interval is None and two.half_width is None

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
 #include <map>
 #include <ostream>
 
@@ -30,6 +31,12 @@ struct selection_flags {
 // The run command's flags: the protocol as typed, then the report files.
 struct run_flags {
   protocol_request protocol;
+  // Typed as text, read after parsing: a count, or "auto"; the stopping rule's numbers, which
+  // count only when given.
+  std::string warmup = std::to_string(protocol_request{}.warmup);
+  double stop_at_ci = 0;
+  long long max_trials = 0;
+  double max_time_s = 0;
   std::map<std::string, std::string> files; // report file by flag ("--json")
   std::string baseline;                     // compare the run with this kerntime JSON
   bool quiet = false;
@@ -38,6 +45,9 @@ struct run_flags {
 // The protocol's settings as the command line spells them, for its flags and its messages.
 constexpr setting_names flag_names{.warmup = "--warmup",
                                    .trials = "--trials",
+                                   .stop_at_ci = "--stop-at-ci",
+                                   .max_trials = "--max-trials",
+                                   .max_time = "--max-time",
                                    .repeats = "--repeat",
                                    .input_sets = "--input-sets",
                                    .no_flush = "--no-flush",
@@ -77,10 +87,20 @@ std::string flag(std::string_view name) {
 void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
   auto& p = flags.protocol;
   const auto& n = flag_names;
-  run.add_option(flag(n.warmup), p.warmup, "Untimed iterations before measuring")
+  run.add_option(flag(n.warmup), flags.warmup,
+                 "Untimed iterations before measuring, or auto: after that many, go on until the "
+                 "iteration time has settled")
       ->capture_default_str();
-  run.add_option(flag(n.trials), p.trials, "Independent groups of measured iterations")
+  run.add_option(flag(n.trials), p.trials,
+                 "Independent groups of measured iterations (with --stop-at-ci: the minimum)")
       ->capture_default_str();
+  run.add_option(flag(n.stop_at_ci), flags.stop_at_ci,
+                 "Add trials until the 95 % interval of the median is within ±P % of it, e.g. "
+                 "0.5 (bounded by --max-trials and --max-time)");
+  run.add_option(flag(n.max_trials), flags.max_trials,
+                 "With --stop-at-ci: the most trials (default 100, or --trials if higher)");
+  run.add_option(flag(n.max_time), flags.max_time_s,
+                 "With --stop-at-ci: seconds after which no trial starts (default 30)");
   run.add_option(flag(n.repeats), p.repeats, "Measured iterations per trial")
       ->capture_default_str();
   run.add_option(flag(n.input_sets), p.input_sets,
@@ -116,6 +136,33 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
                  "Compare the run with this kerntime JSON and exit 1 if a state got slower "
                  "(kerntime compare's rules, docs/compare.md)");
   run.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
+}
+
+// The settings CLI11 holds as text or as "given or not" become the protocol request.
+void read_typed_settings(const CLI::App& run, run_flags& flags) {
+  auto& p = flags.protocol;
+  if (flags.warmup == "auto") {
+    p.warmup_auto = true;
+  } else {
+    long long count = 0;
+    const char* end = flags.warmup.data() + flags.warmup.size();
+    const auto [stop, problem] = std::from_chars(flags.warmup.data(), end, count);
+    if (flags.warmup.empty() || problem != std::errc() || stop != end) {
+      throw invalid_argument(fmt::format("--warmup takes a count of iterations or auto (got "
+                                         "\"{}\"); e.g. --warmup 10 or --warmup auto",
+                                         flags.warmup));
+    }
+    p.warmup = count;
+  }
+  if (run.count(flag(flag_names.stop_at_ci)) > 0) {
+    p.stop_at_ci = flags.stop_at_ci;
+  }
+  if (run.count(flag(flag_names.max_trials)) > 0) {
+    p.max_trials = flags.max_trials;
+  }
+  if (run.count(flag(flag_names.max_time)) > 0) {
+    p.max_time_s = flags.max_time_s;
+  }
 }
 
 state_plan make_plan(const benchmark_registry& registry, const selection_flags& flags) {
@@ -305,6 +352,7 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     if (run->count(flag(flag_names.flush_bytes)) > 0) {
       flags.protocol.flush_bytes = flush_bytes;
     }
+    read_typed_settings(*run, flags);
     const protocol p = parse_protocol(flags.protocol, flag_names);
     const state_plan plan = make_plan(registry, run_selection);
     return run_benchmarks(args, plan, p, flags, env);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <filesystem>
 #include <ostream>
 
@@ -17,20 +16,14 @@ namespace kerntime::detail {
 namespace {
 
 // "2%" or "0.02".
-double parse_threshold(const std::string& text) {
-  std::string_view number = text;
-  const bool percent = !number.empty() && number.back() == '%';
-  if (percent) {
-    number.remove_suffix(1);
-  }
-  double value = 0;
-  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
-  if (error != std::errc{} || end != number.data() + number.size() || number.empty() ||
-      (!percent && value >= 1)) {
+// compare's parser, with the flag named in the message.
+double threshold_flag(const std::string& text) {
+  const auto value = parse_threshold(text);
+  if (!value || !(*value > 0 && *value < 1)) {
     throw invalid_argument(fmt::format(
         "--threshold {} is not a fraction or a percentage; e.g. --threshold 2% or 0.02", text));
   }
-  return percent ? value / 100 : value;
+  return *value;
 }
 
 // A file, or every *.json of a folder (a history of runs), in name order.
@@ -101,7 +94,7 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
         "several runs per side");
   }
   compare_options options;
-  options.threshold = parse_threshold(flags.threshold);
+  options.threshold = threshold_flag(flags.threshold);
   options.alpha = flags.alpha;
   if (!flags.metric.empty()) {
     options.metric = parse_headline_metric(flags.metric);

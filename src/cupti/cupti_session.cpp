@@ -161,6 +161,16 @@ void cupti_session::detach_quietly() noexcept {
   log_.dropped_records += dropped;
 }
 
+activity_log cupti_session::records_so_far() {
+  // Outside our lock: the flush calls back into on_buffer_completed.
+  cupti_.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  const std::lock_guard lock(mutex_);
+  if (!decode_error_.empty()) {
+    throw measurement_invalid("decoding CUPTI records failed: " + decode_error_);
+  }
+  return log_;
+}
+
 activity_log cupti_session::detach() {
   detach_quietly();
   const std::lock_guard lock(mutex_);

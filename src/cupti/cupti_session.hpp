@@ -28,6 +28,10 @@ public:
   void push(tag_kind kind, std::uint64_t id);
   void pop(tag_kind kind);
 
+  // A copy of every record so far, after a forced flush: for looks at the samples while timing
+  // goes on (the stopping rule). Only records of work that has finished are complete.
+  [[nodiscard]] activity_log records_so_far();
+
   // Disable, flush, unsubscribe, finalize — with no launch in between. Returns the decoded log.
   // Idempotent; the destructor detaches if the caller did not (e.g. on an exception).
   activity_log detach();

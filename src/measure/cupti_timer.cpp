@@ -5,6 +5,7 @@
 #include "attribution/attribution.hpp"
 #include "kerntime/cuda.hpp"
 #include "measure/trial_loop.hpp"
+#include "result/summarise.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -76,7 +77,14 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
           layout.ignored.insert(first + static_cast<std::uint64_t>(r));
         }
       },
-      as_internal);
+      as_internal,
+      [&] {
+        // The stopping rule's look at the trials so far: every record of a finished trial has
+        // been written (the trial ended with a device synchronisation), so a forced flush
+        // delivers them and attribution gives the same samples the final one will.
+        return headline_medians(attribute(session.records_so_far(), layout).trials,
+                                context.settings.metric);
+      });
 
   // Detach before reading: no launch may come between disabling and finalizing CUPTI.
   const activity_log log = session.detach();
@@ -87,6 +95,7 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
     timed.trials[t].telemetry = std::move(kept.telemetry.at(t));
   }
   timed.warnings.insert(timed.warnings.begin(), kept.warnings.begin(), kept.warnings.end());
+  timed.stopped_because = kept.stopped_because;
   return timed;
 }
 

@@ -6,6 +6,7 @@
 
 #include "kerntime/cuda.hpp"
 #include "measure/trial_loop.hpp"
+#include "result/summarise.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -57,12 +58,14 @@ timed_trials time_with_events(iteration_context& context) {
         timed.trials.push_back(std::move(samples));
         return timed.trials.size();
       },
-      [&](std::size_t) { timed.trials.pop_back(); }, untagged);
+      [&](std::size_t) { timed.trials.pop_back(); }, untagged,
+      [&] { return headline_medians(timed.trials, context.settings.metric); });
 
   for (std::size_t t = 0; t < timed.trials.size(); ++t) {
     timed.trials[t].telemetry = std::move(kept.telemetry.at(t));
   }
   timed.warnings = std::move(kept.warnings);
+  timed.stopped_because = kept.stopped_because;
   return timed;
 }
 

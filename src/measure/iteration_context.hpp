@@ -25,6 +25,8 @@ struct iteration_context {
   std::function<void(std::chrono::milliseconds)> recovery_pause = [](std::chrono::milliseconds ms) {
     std::this_thread::sleep_for(ms);
   };
+  // When the measurement began: stop_at_ci's max_time_s counts from here.
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   long long next_iteration = 0; // counts every call of `work`, warmup included
   int blocking_timeouts = 0;    // trials the blocking kernel's timeout released (trial_loop.hpp)
 

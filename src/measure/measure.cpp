@@ -17,6 +17,7 @@
 #include "measure/cupti_timer.hpp"
 #include "measure/device.hpp"
 #include "measure/event_timer.hpp"
+#include "measure/warmup.hpp"
 #include "result/summarise.hpp"
 #include "telemetry/telemetry_probe.hpp"
 
@@ -56,14 +57,8 @@ public:
   // JIT compilation, autotuning, lazy loading: before any timer is attached. Returns the CUDA
   // error the warmup left, if any (the timer choice reports it).
   cudaError_t warm_up() {
-    for (int i = 0; i < protocol_.warmup; ++i) {
-      if (flush_) {
-        flush_->enqueue(context_->stream);
-      }
-      context_->work(context_->stream, context_->take_input_set());
-    }
-    const cudaError_t warmup_error = cudaDeviceSynchronize();
-    return warmup_error != cudaSuccess ? warmup_error : cudaGetLastError();
+    warmup_ = detail::warm_up(*context_);
+    return warmup_.error;
   }
 
   // Attaches CUPTI unless events were asked for, chooses the timer and runs the trials with it.
@@ -88,7 +83,7 @@ public:
     backend_reason_ = decision.reason;
     switch (decision.action) {
     case detail::backend_action::fail_benchmark:
-      check_cuda(pending, fmt::format("warmup ({} iterations)", protocol_.warmup));
+      check_cuda(pending, fmt::format("warmup ({} iterations)", warmup_.iterations));
       break;
     case detail::backend_action::fail_unavailable:
       throw cupti_unavailable(decision.reason);
@@ -118,6 +113,15 @@ public:
     r.backend = backend_;
     r.backend_reason = backend_reason_;
     r.flush_bytes = flush_ ? flush_->bytes() : 0;
+    r.stopping.warmup_iterations = warmup_.iterations;
+    r.stopping.warmup_settled = warmup_.settled;
+    if (!warmup_.settled) {
+      r.warnings.push_back(fmt::format(
+          "warmup auto: the iteration time had not settled after {} iterations (the bound is {} "
+          "iterations or {} s); the first trials may still hold warm-up effects",
+          warmup_.iterations, detail::max_auto_warmup_iterations,
+          detail::max_auto_warmup_time.count()));
+    }
     if (fallback_warning_) {
       r.warnings.insert(r.warnings.begin(), *fallback_warning_);
     }
@@ -136,6 +140,7 @@ private:
   std::unique_ptr<detail::telemetry_probe> probe_;
   std::optional<detail::blocking_kernel> blocker_;
   std::optional<detail::iteration_context> context_;
+  detail::warmup_outcome warmup_;
   timing_backend backend_ = timing_backend::cupti;
   std::string backend_reason_;
   std::optional<std::string> fallback_warning_;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "kerntime/errors.hpp"
@@ -58,6 +60,35 @@ std::optional<std::string> first_problem(long long warmup, long long trials, lon
   return std::nullopt;
 }
 
+// The stopping rule's settings: a target in (0, 100) %, a trial bound no lower than the trials
+// that always run, a positive time bound.
+std::optional<std::string> stopping_problem(std::optional<double> stop_at_ci, long long trials,
+                                            long long max_trials, double max_time_s,
+                                            const setting_names& names) {
+  if (!stop_at_ci) {
+    return std::nullopt;
+  }
+  if (!std::isfinite(*stop_at_ci) || *stop_at_ci <= 0 || *stop_at_ci >= 100) {
+    return fmt::format("{} is a percentage in (0, 100) (got {}); e.g. {}{}0.5 for an interval "
+                       "within ±0.5 % of the median",
+                       names.stop_at_ci, *stop_at_ci, names.stop_at_ci, names.assign);
+  }
+  if (max_trials < trials) {
+    return fmt::format("{} ({}) is below {} ({}), the trials that always run; raise {} or lower "
+                       "{}",
+                       names.max_trials, max_trials, names.trials, trials, names.max_trials,
+                       names.trials);
+  }
+  if (auto problem = at_most_int(names.max_trials, max_trials)) {
+    return problem;
+  }
+  if (!std::isfinite(max_time_s) || max_time_s <= 0) {
+    return fmt::format("{} must be a positive number of seconds (got {}); e.g. {}{}30",
+                       names.max_time, max_time_s, names.max_time, names.assign);
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 protocol parse_protocol(const protocol_request& request, const setting_names& names) {
@@ -67,8 +98,28 @@ protocol parse_protocol(const protocol_request& request, const setting_names& na
     throw invalid_argument(*problem);
   }
   protocol p;
+  for (const auto& [given, name] : {std::pair{request.max_trials.has_value(), names.max_trials},
+                                    std::pair{request.max_time_s.has_value(), names.max_time}}) {
+    if (given && !request.stop_at_ci) {
+      throw invalid_argument(fmt::format("{} bounds the stopping rule and needs {}; pass {}{}0.5 "
+                                         "(for example) or drop {}",
+                                         name, names.stop_at_ci, names.stop_at_ci, names.assign,
+                                         name));
+    }
+  }
+  // Without a bound given, the default bound never undercuts the trials asked for.
+  const long long max_trials =
+      request.max_trials.value_or(std::max<long long>(p.max_trials, request.trials));
+  if (auto problem = stopping_problem(request.stop_at_ci, request.trials, max_trials,
+                                      request.max_time_s.value_or(p.max_time_s), names)) {
+    throw invalid_argument(*problem);
+  }
   p.warmup = static_cast<int>(request.warmup);
+  p.warmup_auto = request.warmup_auto;
   p.trials = static_cast<int>(request.trials);
+  p.stop_at_ci = request.stop_at_ci;
+  p.max_trials = static_cast<int>(max_trials);
+  p.max_time_s = request.max_time_s.value_or(p.max_time_s);
   p.repeats = static_cast<int>(request.repeats);
   p.input_sets = static_cast<int>(request.input_sets);
   p.flush_l2 = request.flush_l2;
@@ -102,8 +153,12 @@ protocol parse_protocol(const protocol_request& request, const setting_names& na
 }
 
 std::optional<std::string> validate(const protocol& p) {
-  return first_problem(p.warmup, p.trials, p.repeats, p.input_sets, p.throttle_threshold,
-                       p.telemetry, p.discard_throttled, setting_names{});
+  if (auto problem =
+          first_problem(p.warmup, p.trials, p.repeats, p.input_sets, p.throttle_threshold,
+                        p.telemetry, p.discard_throttled, setting_names{})) {
+    return problem;
+  }
+  return stopping_problem(p.stop_at_ci, p.trials, p.max_trials, p.max_time_s, setting_names{});
 }
 
 } // namespace kerntime

@@ -6,11 +6,13 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "kerntime/cuda.hpp"
 #include "measure/iteration_context.hpp"
+#include "measure/stopping_rule.hpp"
 #include "telemetry/telemetry_probe.hpp"
 
 namespace kerntime::detail {
@@ -29,16 +31,19 @@ inline constexpr std::chrono::milliseconds blocking_timeout{1000};
 struct kept_trials {
   std::vector<trial_telemetry> telemetry; // one per kept trial, in order
   std::vector<std::string> warnings;      // throttled trials, blocking timeouts
+  stop_reason stopped_because = stop_reason::trial_count;
 };
 
 // `run_trial(slot)` runs one trial and returns a handle; `drop(handle)` forgets a re-run trial.
 // `around_probe(fn)` wraps kerntime's own GPU work (the clock check) so the timer can tag it.
+// `trial_medians()` reads the kept trials' headline medians so far, for the stopping rule.
 template <typename RunTrial, typename Drop, typename AroundProbe>
 [[nodiscard]] kept_trials run_trials(iteration_context& context, RunTrial run_trial, Drop drop,
-                                     AroundProbe around_probe) {
+                                     AroundProbe around_probe,
+                                     const std::function<std::vector<double>()>& trial_medians) {
   kept_trials kept;
   int reruns_left = context.settings.discard_throttled ? max_throttle_reruns : 0;
-  for (int trial = 0; trial < context.settings.trials; ++trial) {
+  for (int trial = 0;; ++trial) {
     for (;;) {
       if (context.probe != nullptr) {
         around_probe([&] { context.probe->before_trial(context.stream); });
@@ -62,6 +67,12 @@ template <typename RunTrial, typename Drop, typename AroundProbe>
                                             trial + 1, telemetry.throttle_reason));
       }
       kept.telemetry.push_back(std::move(telemetry));
+      break;
+    }
+    const std::chrono::duration<double> elapsed =
+        std::chrono::steady_clock::now() - context.started;
+    if (auto reason = stop_after(context.settings, trial + 1, elapsed.count(), trial_medians)) {
+      kept.stopped_because = *reason;
       break;
     }
   }

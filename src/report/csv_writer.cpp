@@ -27,6 +27,12 @@ constexpr const char* result_columns[] = {"status",
                                           "p90_ms",
                                           "samples",
                                           "trials",
+                                          "stopping_rule",
+                                          "stopped_because",
+                                          "median_ci_low_ms",
+                                          "median_ci_high_ms",
+                                          "median_ci_half_width",
+                                          "warmup_iterations",
                                           "timing_backend",
                                           "backend_reason",
                                           "tflop_per_s",
@@ -64,6 +70,13 @@ std::vector<std::string> result_cells(const benchmark_run& run) {
   }
   cells.push_back(std::to_string(s.count));
   cells.push_back(std::to_string(r.trials.size()));
+  const auto& stop = r.stopping;
+  cells.emplace_back(r.protocol_used.stop_at_ci ? "stop_at_ci" : "fixed");
+  cells.emplace_back(to_string(stop.reason));
+  cells.push_back(stop.median_interval ? detail::fixed_ms(stop.median_interval->low) : "");
+  cells.push_back(stop.median_interval ? detail::fixed_ms(stop.median_interval->high) : "");
+  cells.push_back(optional_cell(stop.half_width, "{:.6f}"));
+  cells.push_back(std::to_string(stop.warmup_iterations));
   cells.emplace_back(to_string(r.backend));
   cells.push_back(r.backend_reason);
   cells.push_back(optional_cell(detail::tflop_per_second(run), "{:.3f}"));

@@ -4,6 +4,7 @@
 #include "kerntime/report.hpp"
 #include "report/detail/host_facts.hpp"
 #include "report/detail/result_json.hpp"
+#include "report/detail/stopping_text.hpp"
 #include "report/detail/text.hpp"
 #include "report/detail/units.hpp"
 
@@ -103,7 +104,8 @@ void add_rows(json& benchmarks, const benchmark_run& run, const row_identity& id
   }
   const auto& r = *run.result;
   const auto& means = r.trials_summary.means;
-  const std::string label = "backend=" + std::string(to_string(r.backend));
+  const std::string label =
+      "backend=" + std::string(to_string(r.backend)) + "; " + detail::describe_stopping(r);
   for (std::size_t i = 0; i < means.size(); ++i) {
     json row = row_start(id, "iteration", means.size(), i);
     row["iterations"] = i < r.trials.size() ? r.trials[i].iterations.size() : 0;

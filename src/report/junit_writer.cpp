@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "kerntime/report.hpp"
+#include "report/detail/stopping_text.hpp"
 #include "report/detail/telemetry_summary.hpp"
 #include "report/detail/text.hpp"
 #include "report/detail/units.hpp"
@@ -64,6 +65,11 @@ property_list properties_of(const benchmark_run& run) {
   properties.emplace_back("min_ms", detail::fixed_ms(r.stats.min));
   properties.emplace_back("max_ms", detail::fixed_ms(r.stats.max));
   properties.emplace_back("samples", std::to_string(r.stats.count));
+  properties.emplace_back("trials", std::to_string(r.trials.size()));
+  properties.emplace_back("stopping", detail::describe_stopping(r));
+  if (r.stopping.half_width) {
+    properties.emplace_back("median_ci_half_width", fmt::format("{:.6f}", *r.stopping.half_width));
+  }
   properties.emplace_back("timing_backend", std::string(to_string(r.backend)));
   properties.emplace_back("backend_reason", r.backend_reason);
   if (auto tflops = detail::tflop_per_second(run)) {

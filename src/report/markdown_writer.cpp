@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "kerntime/report.hpp"
+#include "report/detail/stopping_text.hpp"
 #include "report/detail/telemetry_summary.hpp"
 #include "report/detail/text.hpp"
 #include "report/detail/units.hpp"
@@ -179,6 +180,9 @@ void print_state_details(std::ostream& out, const benchmark_run& run) {
     }
     out << ".\n\n";
   }
+  if (detail::adaptive_stopping(r.protocol_used)) {
+    out << "Stopping: " << detail::markdown_text(detail::describe_stopping(r)) << "\n\n";
+  }
   if (const auto line = detail::describe(detail::summarize_telemetry(r)); !line.empty()) {
     out << "Telemetry: " << detail::markdown_text(line) << "\n\n";
   }
@@ -197,6 +201,7 @@ bool has_details(const benchmark_run& run) {
   }
   const auto& r = *run.result;
   return !r.kernels.empty() || r.backend == timing_backend::events || !r.warnings.empty() ||
+         detail::adaptive_stopping(r.protocol_used) ||
          !detail::describe(detail::summarize_telemetry(r)).empty();
 }
 

@@ -11,6 +11,7 @@
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
 #include "kerntime/statistics.hpp"
+#include "result/summarise.hpp"
 
 namespace kerntime {
 namespace {
@@ -20,6 +21,11 @@ using json = nlohmann::json;
 template <typename T> std::optional<T> optional_of(const json& j, const char* key) {
   const json& value = j.at(key);
   return value.is_null() ? std::nullopt : std::optional<T>(value.get<T>());
+}
+
+// Keys added to schema version 1 after its first release: files written before them lack them.
+template <typename T> std::optional<T> added_later(const json& j, const char* key) {
+  return j.contains(key) ? optional_of<T>(j, key) : std::nullopt;
 }
 
 template <typename Enum>
@@ -42,7 +48,11 @@ summary_statistics statistics_of(const json& j) {
 protocol protocol_of(const json& j) {
   protocol p;
   p.warmup = j.at("warmup").get<int>();
+  p.warmup_auto = added_later<bool>(j, "warmup_auto").value_or(false);
   p.trials = j.at("trials").get<int>();
+  p.stop_at_ci = added_later<double>(j, "stop_at_ci");
+  p.max_trials = added_later<int>(j, "max_trials").value_or(p.max_trials);
+  p.max_time_s = added_later<double>(j, "max_time_s").value_or(p.max_time_s);
   p.repeats = j.at("repeats").get<int>();
   p.flush_l2 = j.at("flush_l2").get<bool>();
   p.flush_bytes = j.at("flush_bytes").get<std::size_t>();
@@ -127,6 +137,32 @@ template <typename T, typename Convert> std::vector<T> list_of(const json& j, Co
   return items;
 }
 
+// A file from before "stopping" was written ran the fixed protocol: its summary follows from the
+// protocol and the trials.
+stopping_summary stopping_of(const json& j, const measurement_result& r) {
+  stopping_summary s;
+  if (!j.contains("stopping")) {
+    s.warmup_iterations = r.protocol_used.warmup;
+    s.trials = static_cast<int>(r.trials.size());
+    const detail::median_precision precision = detail::precision_of(r.trials_summary.medians);
+    s.median_interval = precision.interval;
+    s.half_width = precision.half_width;
+    return s;
+  }
+  const json& k = j.at("stopping");
+  s.trials = k.at("trials").get<int>();
+  s.reason = enum_of(k, "stopped_because", parse_stop_reason);
+  if (const json& interval = k.at("median_interval"); !interval.is_null()) {
+    s.median_interval = confidence_interval{interval.at("low_ns").get<double>(),
+                                            interval.at("high_ns").get<double>(),
+                                            interval.at("confidence").get<double>()};
+  }
+  s.half_width = optional_of<double>(k, "half_width");
+  s.warmup_iterations = k.at("warmup_iterations").get<int>();
+  s.warmup_settled = k.at("warmup_settled").get<bool>();
+  return s;
+}
+
 measurement_result result_of(const json& j) {
   measurement_result r;
   r.protocol_used = protocol_of(j.at("protocol"));
@@ -165,6 +201,7 @@ measurement_result result_of(const json& j) {
   r.wall_seconds = j.at("wall_seconds").get<double>();
   r.flush_bytes = j.at("flush_bytes").get<std::size_t>();
   r.flush_median_ns = j.at("flush_median_ns").get<double>();
+  r.stopping = stopping_of(j, r);
   return r;
 }
 

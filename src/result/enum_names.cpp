@@ -45,6 +45,13 @@ constexpr name_table<backend_request, 3> backend_requests{{
     {backend_request::cupti, "cupti"},
     {backend_request::events, "events"},
 }};
+constexpr name_table<stop_reason, 4> stop_reasons{{
+    {stop_reason::trial_count, "trial_count"},
+    {stop_reason::interval_reached, "interval_reached"},
+    {stop_reason::max_trials, "max_trials"},
+    {stop_reason::max_time, "max_time"},
+}};
+
 constexpr name_table<headline_metric, 2> headline_metrics{{
     {headline_metric::span, "span"},
     {headline_metric::busy, "busy"},
@@ -102,6 +109,7 @@ constexpr name_table<error_kind, 7> error_kinds{{
 KERNTIME_ENUM_NAMES(backend_request, backend_requests, parse_backend_request)
 KERNTIME_ENUM_NAMES(headline_metric, headline_metrics, parse_headline_metric)
 KERNTIME_ENUM_NAMES(timing_backend, timing_backends, parse_timing_backend)
+KERNTIME_ENUM_NAMES(stop_reason, stop_reasons, parse_stop_reason)
 KERNTIME_ENUM_NAMES(activity_kind, activity_kinds, parse_activity_kind)
 KERNTIME_ENUM_NAMES(run_status, run_statuses, parse_run_status)
 KERNTIME_ENUM_NAMES(error_kind, error_kinds, parse_error_kind)

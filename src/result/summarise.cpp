@@ -1,10 +1,56 @@
 #include "result/summarise.hpp"
 
+#include <fmt/format.h>
+
 #include <utility>
 
 #include "kerntime/statistics.hpp"
 
 namespace kerntime::detail {
+namespace {
+
+double headline_of(const iteration_sample& s, headline_metric metric) {
+  return metric == headline_metric::span ? s.span_ns : s.busy_ns;
+}
+
+// Why stop_at_ci ended without reaching its target, said once in the result's warnings.
+std::string missed_target_warning(const protocol& p, const stopping_summary& s) {
+  const std::string reached =
+      s.half_width ? fmt::format("±{:.2f} %", *s.half_width * 100) : "no interval yet";
+  const std::string bound = s.reason == stop_reason::max_trials
+                                ? fmt::format("max_trials ({})", p.max_trials)
+                                : fmt::format("max_time ({} s)", p.max_time_s);
+  return fmt::format("stop_at_ci: the interval of the median reached {}, not the ±{} % asked, "
+                     "when {} ended the run after {} trials; raise the bound or accept the "
+                     "wider interval",
+                     reached, *p.stop_at_ci, bound, s.trials);
+}
+
+} // namespace
+
+std::vector<double> headline_medians(const std::vector<trial_result>& trials,
+                                     headline_metric metric) {
+  std::vector<double> medians;
+  medians.reserve(trials.size());
+  for (const auto& trial : trials) {
+    std::vector<double> values;
+    values.reserve(trial.iterations.size());
+    for (const auto& s : trial.iterations) {
+      values.push_back(headline_of(s, metric));
+    }
+    medians.push_back(median(std::move(values)));
+  }
+  return medians;
+}
+
+median_precision precision_of(const std::vector<double>& trial_medians) {
+  median_precision p;
+  p.interval = median_interval(trial_medians);
+  if (p.interval) {
+    p.half_width = relative_half_width(*p.interval, median(trial_medians));
+  }
+  return p;
+}
 
 measurement_result summarise(timed_trials timed, const protocol& p) {
   std::vector<double> headline;
@@ -16,7 +62,7 @@ measurement_result summarise(timed_trials timed, const protocol& p) {
     std::vector<double> trial_headline;
     trial_headline.reserve(trial.iterations.size());
     for (const auto& s : trial.iterations) {
-      const double value = p.metric == headline_metric::span ? s.span_ns : s.busy_ns;
+      const double value = headline_of(s, p.metric);
       headline.push_back(value);
       trial_headline.push_back(value);
       spans.push_back(s.span_ns);
@@ -31,11 +77,19 @@ measurement_result summarise(timed_trials timed, const protocol& p) {
   r.busy = summarize(busies);
   r.trials_summary = summarize_trials(per_trial);
   r.latency_ns = r.stats.median;
+  r.stopping.trials = static_cast<int>(timed.trials.size());
+  r.stopping.reason = timed.stopped_because;
+  const median_precision precision = precision_of(r.trials_summary.medians);
+  r.stopping.median_interval = precision.interval;
+  r.stopping.half_width = precision.half_width;
   r.trials = std::move(timed.trials);
   r.kernels = std::move(timed.kernels);
   r.trace = std::move(timed.trace);
   r.flush_median_ns = timed.flush_median_ns;
   r.warnings = std::move(timed.warnings);
+  if (p.stop_at_ci && r.stopping.reason != stop_reason::interval_reached) {
+    r.warnings.push_back(missed_target_warning(p, r.stopping));
+  }
   return r;
 }
 

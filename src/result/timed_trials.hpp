@@ -16,6 +16,7 @@ struct timed_trials {
   std::vector<trace_record> trace;     // the first trial's records (CUPTI only)
   std::vector<std::string> warnings;
   double flush_median_ns = 0; // the flush's GPU time per iteration (CUPTI only); 0 otherwise
+  stop_reason stopped_because = stop_reason::trial_count; // set by the trial loop
 };
 
 } // namespace kerntime::detail

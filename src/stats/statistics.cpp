@@ -51,6 +51,47 @@ summary_statistics summarize(std::span<const double> values) {
   return s;
 }
 
+namespace {
+
+// P(B = i) for B ~ Binomial(n, 1/2), in log space so large n does not underflow.
+double binomial_half_pmf(std::size_t n, std::size_t i) {
+  const auto nd = static_cast<double>(n);
+  const auto id = static_cast<double>(i);
+  return std::exp(std::lgamma(nd + 1) - std::lgamma(id + 1) - std::lgamma(nd - id + 1) -
+                  nd * std::log(2.0));
+}
+
+} // namespace
+
+std::optional<confidence_interval> median_interval(std::vector<double> values, double confidence) {
+  const std::size_t n = values.size();
+  if (n < 2) {
+    return std::nullopt;
+  }
+  std::sort(values.begin(), values.end());
+  // [x(k), x(n+1-k)] misses the median when at most k-1 values lie below it or above it:
+  // coverage = 1 - 2 P(B <= k-1). Coverage falls as k grows; take the largest k that reaches it.
+  std::optional<confidence_interval> best;
+  double below = 0; // P(B <= k-1)
+  for (std::size_t k = 1; 2 * k <= n; ++k) {
+    below += binomial_half_pmf(n, k - 1);
+    const double coverage = 1.0 - 2.0 * below;
+    if (coverage < confidence) {
+      break;
+    }
+    best = confidence_interval{values[k - 1], values[n - k], coverage};
+  }
+  return best;
+}
+
+double relative_half_width(const confidence_interval& interval, double centre) {
+  if (centre == 0) {
+    return 0;
+  }
+  return std::max(std::abs(centre - interval.low), std::abs(interval.high - centre)) /
+         std::abs(centre);
+}
+
 trial_statistics summarize_trials(const std::vector<std::vector<double>>& trials) {
   trial_statistics t;
   for (const auto& trial : trials) {

@@ -139,6 +139,26 @@ TEST_F(command_line, zero_and_negative_counts) {
   expect_bad_input({"run", "--flush-bytes", "1024", "--no-flush"}, "contradict");
 }
 
+TEST_F(command_line, warmup_and_stopping_rule_options) {
+  expect_bad_input({"run", "--warmup", "often"},
+                   "--warmup takes a count of iterations or auto (got \"often\")");
+  expect_bad_input({"run", "--warmup", ""}, "--warmup takes a count");
+  expect_bad_input({"run", "--warmup", "10x"}, "--warmup takes a count");
+  expect_bad_input({"run", "--stop-at-ci", "0"}, "--stop-at-ci is a percentage in (0, 100)");
+  expect_bad_input({"run", "--stop-at-ci", "half"}, "half");
+  expect_bad_input({"run", "--max-trials", "50"},
+                   "--max-trials bounds the stopping rule and needs --stop-at-ci");
+  expect_bad_input({"run", "--max-time", "5"}, "--max-time bounds the stopping rule");
+  expect_bad_input({"run", "--stop-at-ci", "1", "--trials", "9", "--max-trials", "8"},
+                   "--max-trials (8) is below --trials (9)");
+  expect_bad_input({"run", "--stop-at-ci", "1", "--max-time", "0"},
+                   "--max-time must be a positive number of seconds (got 0)");
+  // Valid settings get past every check: the run then stops only for the missing device.
+  const auto result = run(
+      {"run", "--warmup", "auto", "--stop-at-ci", "0.5", "--max-trials", "20", "--max-time", "3"});
+  EXPECT_NE(result.exit_code, exit_bad_input) << result.err;
+}
+
 TEST_F(command_line, throttle_options) {
   expect_bad_input({"run", "--throttle-threshold", "1.5"},
                    "--throttle-threshold must be a fraction in (0, 1] (got 1.5)");

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -77,6 +79,49 @@ TEST(protocol, a_bad_request_names_the_setting_as_the_caller_spells_it) {
   request.repeats = 5'000'000'000;
   EXPECT_NE(parse_error(request).find("repeats must be at most 2147483647 (got 5000000000)"),
             std::string::npos);
+}
+
+TEST(protocol, the_stopping_rule_is_checked_and_its_bounds_need_it) {
+  protocol_request request;
+  request.stop_at_ci = 0.5;
+  const protocol p = parse_protocol(request);
+  EXPECT_EQ(p.stop_at_ci, 0.5);
+  EXPECT_EQ(p.max_trials, protocol{}.max_trials);
+  request.trials = 150; // the default bound never undercuts the trials asked for
+  EXPECT_EQ(parse_protocol(request).max_trials, 150);
+
+  const setting_names flags{.trials = "--trials",
+                            .stop_at_ci = "--stop-at-ci",
+                            .max_trials = "--max-trials",
+                            .max_time = "--max-time",
+                            .assign = " "};
+  protocol_request bounds_alone;
+  bounds_alone.max_trials = 50;
+  EXPECT_EQ(parse_error(bounds_alone, flags),
+            "--max-trials bounds the stopping rule and needs --stop-at-ci; pass --stop-at-ci 0.5 "
+            "(for example) or drop --max-trials");
+  for (const double bad : {0.0, -1.0, 100.0, std::nan("")}) {
+    protocol_request r;
+    r.stop_at_ci = bad;
+    EXPECT_NE(parse_error(r, flags).find("--stop-at-ci is a percentage in (0, 100)"),
+              std::string::npos)
+        << bad;
+  }
+  protocol_request below;
+  below.stop_at_ci = 1;
+  below.trials = 10;
+  below.max_trials = 8;
+  EXPECT_EQ(parse_error(below, flags), "--max-trials (8) is below --trials (10), the trials that "
+                                       "always run; raise --max-trials or lower --trials");
+  protocol_request no_time;
+  no_time.stop_at_ci = 1;
+  no_time.max_time_s = 0;
+  EXPECT_NE(parse_error(no_time, flags).find("--max-time must be a positive number of seconds"),
+            std::string::npos);
+  protocol direct;
+  direct.stop_at_ci = 0.5;
+  direct.trials = 200; // max_trials stays 100
+  EXPECT_NE(validate(direct)->find("max_trials (100) is below trials (200)"), std::string::npos);
 }
 
 TEST(protocol, backend_and_metric_names_round_trip) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,12 @@ struct loop_run {
   int dropped = 0;
   int probe_calls = 0;
   std::vector<std::chrono::milliseconds> pauses;
+  std::vector<double> medians; // what the stopping rule reads
   kept_trials out;
 };
 
-loop_run run_loop(const protocol& p, std::uint64_t reasons) {
+loop_run run_loop(const protocol& p, std::uint64_t reasons,
+                  const std::function<double(int)>& trial_median = {}) {
   testing::reset_fake_nvml();
   testing::fake_nvml().clock_event_reasons = reasons;
   const nvml_api api = testing::fake_nvml_api();
@@ -39,11 +42,23 @@ loop_run run_loop(const protocol& p, std::uint64_t reasons) {
   loop_run run;
   context.recovery_pause = [&](std::chrono::milliseconds pause) { run.pauses.push_back(pause); };
   run.out = run_trials(
-      context, [&](int) { return ++run.trials_run; }, [&](int) { ++run.dropped; },
+      context,
+      [&](int) {
+        ++run.trials_run;
+        if (trial_median) {
+          run.medians.push_back(trial_median(run.trials_run));
+        }
+        return run.trials_run;
+      },
+      [&](int) {
+        ++run.dropped;
+        run.medians.pop_back();
+      },
       [&](const auto& probe_call) {
         ++run.probe_calls;
         probe_call();
-      });
+      },
+      [&] { return run.medians; });
   return run;
 }
 
@@ -93,6 +108,37 @@ TEST(trial_loop, trials_that_are_not_throttled_run_once_without_warnings) {
   EXPECT_TRUE(run.out.warnings.empty());
   ASSERT_EQ(run.out.telemetry.size(), 3U);
   EXPECT_FALSE(run.out.telemetry[2].throttled);
+}
+
+TEST(trial_loop, stop_at_ci_adds_trials_until_the_interval_of_the_median_is_within_target) {
+  protocol p;
+  p.trials = 5;
+  p.stop_at_ci = 0.5;
+  // Trial medians alternate 1000 ± 3 ns (±0.3 %): six trials give an interval of [997, 1003].
+  const loop_run run = run_loop(p, clock_event_reason::gpu_idle,
+                                [](int trial) { return trial % 2 == 0 ? 1003.0 : 997.0; });
+  EXPECT_EQ(run.trials_run, 6);
+  EXPECT_EQ(run.out.stopped_because, stop_reason::interval_reached);
+  EXPECT_EQ(run.out.telemetry.size(), 6U);
+}
+
+TEST(trial_loop, stop_at_ci_ends_at_max_trials_when_the_noise_is_too_wide) {
+  protocol p;
+  p.trials = 5;
+  p.stop_at_ci = 0.5;
+  p.max_trials = 12;
+  const loop_run run = run_loop(p, clock_event_reason::gpu_idle,
+                                [](int trial) { return trial % 2 == 0 ? 1100.0 : 900.0; });
+  EXPECT_EQ(run.trials_run, 12);
+  EXPECT_EQ(run.out.stopped_because, stop_reason::max_trials);
+}
+
+TEST(trial_loop, the_fixed_protocol_runs_exactly_its_trials_and_says_so) {
+  protocol p;
+  p.trials = 7;
+  const loop_run run = run_loop(p, clock_event_reason::gpu_idle);
+  EXPECT_EQ(run.trials_run, 7);
+  EXPECT_EQ(run.out.stopped_because, stop_reason::trial_count);
 }
 
 } // namespace

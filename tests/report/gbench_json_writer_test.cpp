@@ -77,7 +77,11 @@ TEST(GbenchJsonWriter, TrialsAreRepetitionsThenAggregates) {
   EXPECT_EQ(rows[6].at("per_family_instance_index"), 1);
   EXPECT_TRUE(rows[7].at("skipped").get<bool>());
   EXPECT_EQ(rows[8].at("family_index"), 1);
-  EXPECT_EQ(rows[8].at("label"), "backend=events");
+  // The timer, then the stopping rule and what it reached (this sample's ended on max_time).
+  EXPECT_EQ(rows[8].at("label"),
+            "backend=events; stop_at_ci ±0.5 %: 1 trials, stopped by max_time before the target "
+            "(no 95 % interval of the median: it needs 6 trials); warm-up auto: 1000 iterations "
+            "(not settled)");
 }
 
 TEST(GbenchJsonWriter, PublicWriterReadsThisHost) {

@@ -28,6 +28,45 @@ TEST(JsonWriter, ReadsBackToTheSameDocument) {
   EXPECT_EQ(set.runs[1].error, error_kind::benchmark_failed);
 }
 
+TEST(JsonWriter, TheStoppingRuleAndItsIntervalReadBack) {
+  auto runs = sample_runs();
+  auto& stopping = runs[0].result->stopping;
+  stopping.median_interval = confidence_interval{174000, 177000, 0.96875};
+  stopping.half_width = 0.0123;
+  stopping.reason = stop_reason::interval_reached;
+  runs[0].result->protocol_used.stop_at_ci = 1.5;
+  std::ostringstream written;
+  make_json_writer()->print(written, sample_context(), runs);
+  const auto document = json::parse(written.str());
+  const auto& json_stopping = document.at("runs").at(0).at("result").at("stopping");
+  EXPECT_EQ(json_stopping.at("rule"), "stop_at_ci");
+  EXPECT_EQ(json_stopping.at("stopped_because"), "interval_reached");
+  EXPECT_EQ(json_stopping.at("median_interval").at("confidence").get<double>(), 0.96875);
+  const result_set set = parse_result_set(written.str(), "stopping.json");
+  const auto& read = set.runs[0].result->stopping;
+  ASSERT_TRUE(read.median_interval.has_value());
+  EXPECT_EQ(read.median_interval->high, 177000);
+  EXPECT_EQ(read.half_width, 0.0123);
+  EXPECT_EQ(read.reason, stop_reason::interval_reached);
+  EXPECT_EQ(set.runs[0].result->protocol_used.stop_at_ci, 1.5);
+}
+
+TEST(JsonWriter, AFileFromBeforeTheStoppingRecordReadsAsTheFixedProtocol) {
+  auto document = json::parse(render(*make_json_writer()));
+  auto& result = document.at("runs").at(0).at("result");
+  result.erase("stopping");
+  for (const char* key : {"warmup_auto", "stop_at_ci", "max_trials", "max_time_s"}) {
+    result.at("protocol").erase(key);
+  }
+  const result_set set = parse_result_set(document.dump(), "old.json");
+  const auto& r = *set.runs[0].result;
+  EXPECT_FALSE(r.protocol_used.stop_at_ci.has_value());
+  EXPECT_EQ(r.stopping.reason, stop_reason::trial_count);
+  EXPECT_EQ(r.stopping.trials, 2);
+  EXPECT_EQ(r.stopping.warmup_iterations, r.protocol_used.warmup);
+  EXPECT_FALSE(r.stopping.median_interval.has_value()); // two trials: too few for 95 %
+}
+
 TEST(JsonWriter, RoundTripsEveryValue) {
   const auto document = json::parse(render(*make_json_writer()));
   const auto runs = sample_runs();

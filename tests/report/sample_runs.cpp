@@ -83,6 +83,8 @@ measurement_result result_of(int trials, int repeats, timing_backend backend, st
   measurement_result r;
   r.protocol_used.trials = trials;
   r.protocol_used.repeats = repeats;
+  r.stopping.trials = trials;
+  r.stopping.warmup_iterations = r.protocol_used.warmup;
   r.device = *sample_context().device;
   r.backend = backend;
   r.backend_reason = std::move(reason);
@@ -159,6 +161,13 @@ std::vector<benchmark_run> sample_runs() {
   measurement_result events =
       result_of(1, 2, timing_backend::events,
                 "CUPTI unavailable: CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
+  // Adaptive rules, ended by their bounds: the stopping line and its warnings in every format.
+  events.protocol_used.warmup_auto = true;
+  events.protocol_used.stop_at_ci = 0.5;
+  events.protocol_used.max_time_s = 0.01;
+  events.stopping.reason = stop_reason::max_time;
+  events.stopping.warmup_iterations = 1000;
+  events.stopping.warmup_settled = false;
   events.latency_ns = 13500;
   events.stats = statistics(13500, 13600, 150);
   events.span = events.stats;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 #include "kerntime/errors.hpp"
@@ -47,6 +48,54 @@ TEST(statistics, trial_means_medians_and_their_spread) {
   // means 2, 5, 3: mean 10/3, squares (16+25+1)/9 = 42/9, /2 = 7/3
   EXPECT_DOUBLE_EQ(t.stdev_of_means, std::sqrt(7.0 / 3.0));
   EXPECT_DOUBLE_EQ(t.cv_of_means, std::sqrt(7.0 / 3.0) / (10.0 / 3.0));
+}
+
+TEST(median_interval, five_values_cannot_reach_95_percent_six_can_with_min_and_max) {
+  // [min, max] of n values misses the median with probability 2 / 2^n: 1/16 for 5, 1/32 for 6.
+  EXPECT_FALSE(median_interval({5, 1, 4, 2, 3}).has_value());
+  const auto six = median_interval({6, 1, 5, 2, 4, 3});
+  ASSERT_TRUE(six.has_value());
+  EXPECT_DOUBLE_EQ(six->low, 1);
+  EXPECT_DOUBLE_EQ(six->high, 6);
+  EXPECT_DOUBLE_EQ(six->confidence, 1.0 - 2.0 / 64.0);
+  const auto at_90 = median_interval({5, 1, 4, 2, 3}, 0.90);
+  ASSERT_TRUE(at_90.has_value());
+  EXPECT_DOUBLE_EQ(at_90->confidence, 1.0 - 2.0 / 32.0);
+}
+
+TEST(median_interval, inner_order_statistics_once_there_are_enough_values) {
+  // n = 9: k = 2 misses with 2·P(B <= 1) = 2·10/512 = 0.039 (covers 96.1 %); k = 3 with
+  // 2·46/512 = 0.18. So the interval is [x(2), x(8)].
+  const auto nine = median_interval({9, 8, 7, 6, 5, 4, 3, 2, 1});
+  ASSERT_TRUE(nine.has_value());
+  EXPECT_DOUBLE_EQ(nine->low, 2);
+  EXPECT_DOUBLE_EQ(nine->high, 8);
+  EXPECT_NEAR(nine->confidence, 1.0 - 20.0 / 512.0, 1e-12);
+  EXPECT_DOUBLE_EQ(relative_half_width(*nine, 5), 0.6); // |8 - 5| / 5
+}
+
+TEST(median_interval, covers_the_true_median_at_least_as_often_as_promised) {
+  // Lognormal samples (skewed, like latencies) of sizes the stopping rule sees; the true median
+  // is exp(mu). Fixed seed: the count is the same on every machine.
+  std::mt19937_64 random(20261201);
+  const double mu = std::log(20000.0);
+  std::lognormal_distribution<double> latency(mu, 0.01);
+  for (const std::size_t n : {6U, 10U, 25U, 100U}) {
+    int covered = 0;
+    constexpr int simulations = 2000;
+    for (int i = 0; i < simulations; ++i) {
+      std::vector<double> values(n);
+      for (auto& v : values) {
+        v = latency(random);
+      }
+      const auto interval = median_interval(values);
+      ASSERT_TRUE(interval.has_value());
+      covered += interval->low <= std::exp(mu) && std::exp(mu) <= interval->high ? 1 : 0;
+    }
+    const double coverage = static_cast<double>(covered) / simulations;
+    EXPECT_GE(coverage, 0.94) << n << " values";  // promised >= 95 %, 1 point of sampling slack
+    EXPECT_LE(coverage, 0.995) << n << " values"; // and not a trivially wide interval
+  }
 }
 
 } // namespace

@@ -19,7 +19,11 @@ json statistics_to_json(const summary_statistics& s) {
 
 json protocol_to_json(const protocol& p) {
   return {{"warmup", p.warmup},
+          {"warmup_auto", p.warmup_auto},
           {"trials", p.trials},
+          {"stop_at_ci", optional_value(p.stop_at_ci)},
+          {"max_trials", p.max_trials},
+          {"max_time_s", p.max_time_s},
           {"repeats", p.repeats},
           {"flush_l2", p.flush_l2},
           {"flush_bytes", p.flush_bytes},
@@ -59,6 +63,23 @@ json trial_to_json(const trial_result& trial) {
             {"measured_sm_clock_mhz", optional_value(t.measured_sm_clock_mhz)},
             {"throttled", t.throttled},
             {"throttle_reason", t.throttle_reason}}}};
+}
+
+json stopping_to_json(const protocol& p, const stopping_summary& s) {
+  json interval = nullptr;
+  if (s.median_interval) {
+    interval = {{"low_ns", s.median_interval->low},
+                {"high_ns", s.median_interval->high},
+                {"confidence", s.median_interval->confidence}};
+  }
+  return {{"rule", p.stop_at_ci ? "stop_at_ci" : "fixed"},
+          {"trials", s.trials},
+          {"stopped_because", std::string(to_string(s.reason))},
+          {"median_interval", std::move(interval)},
+          {"half_width", optional_value(s.half_width)},
+          {"warmup_rule", p.warmup_auto ? "auto" : "fixed"},
+          {"warmup_iterations", s.warmup_iterations},
+          {"warmup_settled", s.warmup_settled}};
 }
 
 json kernel_to_json(const kernel_summary& k) {
@@ -129,6 +150,7 @@ json result_to_json(const measurement_result& r) {
             {"medians_ns", r.trials_summary.medians},
             {"stdev_of_means_ns", r.trials_summary.stdev_of_means},
             {"cv_of_means", r.trials_summary.cv_of_means}}},
+          {"stopping", stopping_to_json(r.protocol_used, r.stopping)},
           {"trials", array_of(r.trials, trial_to_json)},
           {"kernels", array_of(r.kernels, kernel_to_json)},
           {"trace", array_of(r.trace, trace_record_to_json)},
