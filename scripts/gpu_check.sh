@@ -108,10 +108,13 @@ run_bench event_envelope 30
 calls_line=$(grep -m1 '^calls to the work' "$bench_log")
 [[ -n "$calls_line" ]] && echo "RESULT protocol_calls $(sed 's/^calls to the work: \([0-9]*\) = warmup \([0-9]*\) + measured \([0-9]*\) + \([0-9]*\) discarded/calls=\1 warmup=\2 measured=\3 discarded=\4/' <<<"$calls_line")" | tee -a "$results"
 
-# kerntime compare on real runs: A/A false alarms over 8 suite runs, and spin kernels of known
-# duration for the smallest slowdown it detects (bench/compare/compare_check.py).
+# kerntime compare on real runs: A/A false alarms over 4 suite runs, spin kernels of known
+# duration for the smallest slowdown it detects (fixed protocol and --stop-at-ci 0.5), and two
+# suite runs under --stop-at-ci 0.5 (bench/compare/compare_check.py; docs/compare.md has the
+# longer study).
 step "compare"
-timeout 240 python3 "$root/bench/compare/compare_check.py" "$build/kerntime" "$OUT/compare" 8 2>&1 |
+timeout 300 python3 "$root/bench/compare/compare_check.py" "$build/kerntime" "$OUT/compare" \
+  --aa-runs 4 --detect-repeats 1 --stop-runs 2 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
 
 step "Nsight Compute"
@@ -237,10 +240,13 @@ for line in lines:
         row("event_envelope memset/settled/kernel/none us",
             "/".join(f"{float(f[k]):.3g}" for k in ("memset_us", "settled_us", "kernel_us", "none_us")))
     elif bench == "compare_aa":
-        row(f"compare A/A ({f['metric']}): slower of states, {f['pairs']} pairs",
+        row(f"compare A/A {f['rule']} ({f['metric']}): slower, {f['pairs']} pairs",
             f"{f['slower']} of {f['states']}", "0", f["slower"] == "0")
     elif bench == "compare_spin":
-        row(f"compare spin {f['base_us']} -> {f['new_us']} us", f"{f['verdict']} {f['ratio']}")
+        row(f"compare spin {f['rule']} {f['base_us']} -> {f['new_us']} us",
+            f"{f['verdict']} {f['ratio']} ({f['detected']})")
+    elif bench == "stop_at_ci_summary":
+        row("stop_at_ci 0.5: states that reached it", f"{f['reached']} of {f['states']}")
     elif bench == "protocol_calls":
         row("protocol.calls (warmup+discard+measured)",
             f"{f['calls']}={f['warmup']}+{f['discarded']}+{f['measured']}")

@@ -151,3 +151,19 @@ def test_agrees_with_triton_do_bench(op):
         # back so nothing dirty is left. On the H200 this read 124.6 us against do_bench's
         # 130.8 us (docs/accuracy.md). So do_bench is an upper bound here, close but not equal.
         assert 0.90 * theirs <= ours.latency_ms <= 1.01 * theirs, (ours.latency_ms, theirs)
+
+
+def test_stop_at_ci_and_warmup_auto_on_a_matmul():
+    a = torch.randn(2048, 2048, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(2048, 2048, device="cuda", dtype=torch.bfloat16)
+    result = kerntime.bench(torch.matmul, a, b, backend="cupti", warmup="auto", stop_at_ci=1.0,
+                            max_time=20)
+    stopping = result.stopping
+    assert stopping.trials == len(result.samples) >= 6
+    assert stopping.warmup_iterations >= 10 + 60 and stopping.warmup_settled
+    assert result.protocol.warmup_auto and result.protocol.stop_at_ci == 1.0
+    assert stopping.stopped_because in ("interval_reached", "max_trials", "max_time")
+    if stopping.stopped_because == "interval_reached":
+        assert stopping.half_width <= 0.01
+    stop = result.to_dict()["stopping"]
+    assert stop["rule"] == "stop_at_ci" and stop["warmup_rule"] == "auto"
