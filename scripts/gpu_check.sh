@@ -243,7 +243,7 @@ for line in lines:
         row(f"compare A/A {f['rule']} ({f['metric']}): slower, {f['pairs']} pairs",
             f"{f['slower']} of {f['states']}", "0", f["slower"] == "0")
     elif bench == "compare_spin":
-        row(f"compare spin {f['rule']} {f['base_us']} -> {f['new_us']} us",
+        row(f"compare spin {f['rule']} {f['threshold']} {f['base_us']} -> {f['new_us']} us",
             f"{f['verdict']} {f['ratio']} ({f['detected']})")
     elif bench == "stop_at_ci_summary":
         row("stop_at_ci 0.5: states that reached it", f"{f['reached']} of {f['states']}")

@@ -80,9 +80,11 @@ def aa(kerntime, folder, runs, rule="fixed", args=()):
 PAIRS = ((20, 21), (200, 201), (200, 202), (200, 203), (200, 204), (200, 206))
 
 
-def detection(kerntime, folder, repeats):
+def detection(kerntime, folder, repeats, thresholds):
+    """Each pair compared at the default threshold and at tighter ones: at 2 % the band decides
+    what counts as a slowdown; at 0.5 % the noise does, which is where more trials can help."""
     for rule, args in (("fixed", []), ("stop_at_ci_0.5", STOP_AT_CI)):
-        verdicts = {pair: [] for pair in PAIRS}
+        verdicts = {(pair, t): [] for pair in PAIRS for t in thresholds}
         for r in range(repeats):
             tag = f"{rule}_{r}"
             base = run(kerntime, os.path.join(folder, f"spin_base_{tag}.json"),
@@ -94,14 +96,17 @@ def detection(kerntime, folder, repeats):
                 b = renamed(base, state, state, os.path.join(folder, f"b{base_us}_{tag}.json"))
                 n = renamed(new, f"spin/duration_us={new_us}", state,
                             os.path.join(folder, f"n{base_us}_{new_us}_{tag}.json"))
-                result, code = compare(kerntime, b, n)
-                s = result["states"][0]
-                verdicts[(base_us, new_us)].append(
-                    f"{s['verdict']}:{s['ratio']:.4f}[{s['ratio_low']:.4f},{s['ratio_high']:.4f}]")
-        for (base_us, new_us), seen in verdicts.items():
+                for t in thresholds:
+                    result, code = compare(kerntime, b, n, "--threshold", t)
+                    s = result["states"][0]
+                    verdicts[((base_us, new_us), t)].append(
+                        f"{s['verdict']}:{s['ratio']:.4f}[{s['ratio_low']:.4f},"
+                        f"{s['ratio_high']:.4f}]")
+        for ((base_us, new_us), t), seen in verdicts.items():
             detected = sum(v.startswith("slower") for v in seen)
-            print(f"RESULT compare_spin rule={rule} base_us={base_us} new_us={new_us} "
-                  f"detected={detected}/{len(seen)} verdict={seen[-1].split(':')[0]} "
+            print(f"RESULT compare_spin rule={rule} threshold={t} base_us={base_us} "
+                  f"new_us={new_us} detected={detected}/{len(seen)} "
+                  f"verdict={seen[-1].split(':')[0]} "
                   f"ratio={seen[-1].split(':')[1].split('[')[0]} all={','.join(seen)}")
 
 
@@ -120,7 +125,8 @@ def stopping(kerntime, folder, runs, fixed_files):
     for state in adaptive[0]:
         runs_of = [a[state] for a in adaptive if state in a]
         trials = [r["stopping"]["trials"] for r in runs_of]
-        widths = [100 * (r["stopping"]["half_width"] or float("nan")) for r in runs_of]
+        widths = [float("nan") if r["stopping"]["half_width"] is None
+                  else 100 * r["stopping"]["half_width"] for r in runs_of]
         reasons = [r["stopping"]["stopped_because"] for r in runs_of]
         reached += reasons.count("interval_reached")
         total += len(reasons)
@@ -141,10 +147,12 @@ def main():
     parser.add_argument("--aa-runs", type=int, default=8)
     parser.add_argument("--detect-repeats", type=int, default=1)
     parser.add_argument("--stop-runs", type=int, default=0)
+    parser.add_argument("--thresholds", default="2%",
+                        help="comma-separated thresholds the detection pairs are compared at")
     a = parser.parse_args()
     os.makedirs(a.folder, exist_ok=True)
     fixed_files = aa(a.kerntime, a.folder, a.aa_runs)
-    detection(a.kerntime, a.folder, a.detect_repeats)
+    detection(a.kerntime, a.folder, a.detect_repeats, a.thresholds.split(","))
     if a.stop_runs:
         stopping(a.kerntime, a.folder, a.stop_runs, fixed_files)
 
