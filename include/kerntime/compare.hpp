@@ -4,6 +4,7 @@
 // (faster, slower, same, inconclusive), which kernels moved, and whether the GPU clocks differed.
 // The method and its measured false-alarm rate are in docs/compare.md.
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,7 +24,9 @@ struct compare_options {
   double threshold = 0.02; // a change within ±2 % is "same" (docs/compare.md says why)
   double alpha = 0.05;     // the interval's confidence is 1 - alpha
   std::optional<headline_metric> metric; // default: the base run's headline metric
-  std::optional<std::string> filter;     // only states whose name this regex finds
+  // Only states this accepts (all when empty). The command line builds it from --filter with
+  // RE2, so compare itself matches no user pattern.
+  std::function<bool(std::string_view state_name)> select;
   bool allow_different_devices = false;
   // No state measured on both sides means two unrelated files, refused. A caller comparing a part
   // of a run at a time (the pytest plugin, one test's results) turns this off: its comparison

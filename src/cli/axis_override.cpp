@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <set>
 #include <type_traits>
 #include <variant>
 
@@ -109,7 +110,10 @@ values_or_range(const axis_override& o, Parse parse, std::string_view step_rule,
                     o.spec, r.first, r.last,
                     std::is_integral_v<Number> ? "[FIRST:LAST]" : "[FIRST:LAST:STEP]"));
   }
-  if ((r.last - r.first) / r.step >= static_cast<Number>(max_axis_values)) {
+  // The span in a wider type: LAST - FIRST overflows int64 for bounds of opposite signs.
+  using wide = std::conditional_t<std::is_integral_v<Number>, __int128, double>;
+  if ((static_cast<wide>(r.last) - static_cast<wide>(r.first)) / static_cast<wide>(r.step) >=
+      static_cast<wide>(max_axis_values)) {
     throw invalid_argument(
         fmt::format("axis spec '-a {}': the range has more than {} values; use a larger step",
                     o.spec, max_axis_values));
@@ -124,12 +128,14 @@ std::vector<std::int64_t> int_values(const axis_override& o, const axis& a) {
     return std::move(*list);
   }
   const auto r = std::get<checked_range<std::int64_t>>(given);
+  // From the index, in the wider type: no intermediate value overflows (the count is bounded).
+  const auto count = static_cast<std::size_t>(
+      (static_cast<__int128>(r.last) - static_cast<__int128>(r.first)) / r.step + 1);
   std::vector<std::int64_t> values;
-  for (auto v = r.first; v <= r.last; v += r.step) {
-    values.push_back(v);
-    if (r.last - v < r.step) {
-      break; // the next step would overflow past `last`
-    }
+  values.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    values.push_back(static_cast<std::int64_t>(static_cast<__int128>(r.first) +
+                                               static_cast<__int128>(i) * r.step));
   }
   return values;
 }
@@ -224,6 +230,22 @@ axis_override parse_axis_override(std::string_view spec) {
   return o;
 }
 
+namespace {
+
+// Two equal values would give two states of one name: every report keys states by name.
+void refuse_duplicates(const axis_override& o, const axis& a) {
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!seen.insert(a.value_text(i)).second) {
+      throw invalid_argument(fmt::format("axis spec '-a {}': the value {} is given twice; each "
+                                         "state needs its own value, drop the repeat",
+                                         o.spec, a.value_text(i)));
+    }
+  }
+}
+
+} // namespace
+
 axis apply_axis_override(const axis& original, const axis_override& o) {
   if (o.power_of_two && original.kind() != axis_kind::int64) {
     throw invalid_argument(fmt::format("axis spec '-a {}': [pow2] applies to int axes, and '{}' "
@@ -273,6 +295,7 @@ axis apply_axis_override(const axis& original, const axis_override& o) {
     a.values = type_axis_values{o.values};
     break;
   }
+  refuse_duplicates(o, a);
   return a;
 }
 

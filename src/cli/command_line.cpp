@@ -8,14 +8,17 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/compare_command.hpp"
 #include "cli/device_listing.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/input_text.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/run_context.hpp"
 #include "cli/state_plan.hpp"
 #include "cli/state_runner.hpp"
+#include "cli/value_checks.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/report.hpp"
 
@@ -59,18 +62,26 @@ constexpr setting_names flag_names{.warmup = "--warmup",
                                    .discard_throttled = "--discard-throttled",
                                    .assign = " "};
 
-// Errors are one line: a CI log shows the first line, and a person reads one sentence.
+// Errors are one line of printable characters: a CI log shows the first line, and a person
+// reads one sentence. Values are shortened where kerntime quotes them (input_text.hpp); a
+// message that still runs long (CLI11 echoes values whole) is cut.
+constexpr std::size_t longest_message = 480;
+
 std::string one_line(std::string text) {
   std::replace(text.begin(), text.end(), '\n', ' ');
   while (!text.empty() && text.back() == ' ') {
     text.pop_back();
   }
-  return text;
+  if (text.size() > longest_message) {
+    text = fmt::format("{}… (message of {} characters cut)", text.substr(0, longest_message),
+                       text.size());
+  }
+  return printable(text);
 }
 
 void add_selection_options(CLI::App& command, selection_flags& flags) {
   command.add_option("--filter", flags.filter,
-                     "Only states whose name matches this regex (ECMAScript, searched anywhere "
+                     "Only states whose name this pattern finds (RE2 syntax, searched anywhere "
                      "in the name), e.g. 'gemm|copy/bytes=1048576'");
   command
       .add_option("-a,--axis", flags.axis_specs,
@@ -313,6 +324,7 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   auto* compare = app.add_subcommand(
       "compare", "Compare two runs' results per state (exit 1 when something got slower)");
   add_compare_options(*compare, compare_settings);
+  check_every_value(app);
 
   std::vector<const char*> argv;
   argv.reserve(args.size());
@@ -327,11 +339,25 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     return app.exit(e, out, err);
   } catch (const CLI::RequiredError& e) {
     if (app.get_subcommands().empty()) {
-      err << "kerntime: error: a command is required; run kerntime run, kerntime list, "
-             "kerntime info or kerntime compare (kerntime --help explains them)\n";
+      const bool named = args.size() > 1 && !args[1].empty() && args[1].front() != '-';
+      err << "kerntime: error: "
+          << (named ? one_line(quoted_input(args[1]) + " is not a kerntime command")
+                    : std::string("a command is required"))
+          << "; run kerntime run, kerntime list, kerntime info or kerntime compare (kerntime "
+             "--help explains them)\n";
     } else {
       err << "kerntime: error: " << one_line(e.what()) << "; see kerntime --help\n";
     }
+    return exit_bad_input;
+  } catch (const CLI::ExtrasError&) {
+    // CLI11 lists the extras in reverse; name them in the order they were typed.
+    const auto subcommands = app.get_subcommands();
+    const std::string command = subcommands.empty() ? "kerntime" : subcommands.front()->get_name();
+    err << "kerntime: error: "
+        << one_line(
+               fmt::format("{} does not take {}", command,
+                           quoted_input(fmt::format("{}", fmt::join(app.remaining(true), " ")))))
+        << "; see kerntime " << (subcommands.empty() ? "" : command + " ") << "--help\n";
     return exit_bad_input;
   } catch (const CLI::ParseError& e) {
     err << "kerntime: error: " << one_line(e.what()) << "; see kerntime --help or kerntime run "

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <ostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/name_pattern.hpp"
 #include "cli/output_paths.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"
@@ -74,7 +76,8 @@ void add_compare_options(CLI::App& compare, compare_flags& flags) {
       ->capture_default_str();
   compare.add_option("--metric", flags.metric,
                      "Compare span or busy (default: the base run's headline metric)");
-  compare.add_option("--filter", flags.filter, "Only states whose name matches this regex");
+  compare.add_option("--filter", flags.filter,
+                     "Only states whose name this pattern finds (RE2 syntax), e.g. 'gemm|copy'");
   compare.add_flag("--allow-different-devices", flags.allow_different_devices,
                    "Compare runs from different GPU models");
   compare.add_option("--json", flags.json, "Write the comparison as JSON to FILE");
@@ -103,7 +106,10 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
           "--metric {} is not a metric; pass --metric span or --metric busy", flags.metric));
     }
   }
-  options.filter = flags.filter;
+  if (flags.filter) {
+    options.select = [pattern = std::make_shared<const name_pattern>(*flags.filter, "--filter")](
+                         std::string_view state) { return pattern->finds(state); };
+  }
   options.allow_different_devices = flags.allow_different_devices;
   // What is written where, checked before any file is read.
   const std::vector<std::pair<output_path, std::string (*)(const comparison&)>> outputs = {

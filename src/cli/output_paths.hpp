@@ -14,7 +14,8 @@ struct output_path {
 };
 
 // Throws kerntime::invalid_argument naming the flag, the path and the fix when a file could not
-// be created or replaced there, or when two flags name the same file. Creates nothing.
+// be created or replaced there (a probe file is created and removed in its folder), when a name
+// is too long, or when two flags name the same file (through any spelling or symbolic link).
 void check_output_paths(const std::vector<output_path>& outputs);
 
 } // namespace kerntime::detail

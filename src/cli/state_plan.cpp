@@ -1,11 +1,13 @@
 #include "cli/state_plan.hpp"
 
 #include <algorithm>
-#include <regex>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "cli/input_text.hpp"
+#include "cli/name_pattern.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -40,15 +42,18 @@ std::vector<planned_state> expand(const benchmark& b, const std::vector<axis>& a
   }
 }
 
-std::regex compile_filter(const std::string& filter) {
-  try {
-    return std::regex(filter, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    throw invalid_argument(fmt::format(
-        "invalid --filter regex '{}': {}; use an ECMAScript regex such as 'gemm|copy' and escape "
-        "special characters with '\\'",
-        filter, e.what()));
+// The most states one invocation expands to: far beyond a real suite, and well before memory
+// runs out (10 million states took 7 GB, then bad_alloc).
+constexpr std::uint64_t max_states = 100'000;
+
+// The number of states of a benchmark: the product of its axes' value counts (a double, so
+// that even 10,000^8 is a number to show).
+double state_count(const std::vector<axis>& axes) {
+  double count = 1;
+  for (const auto& a : axes) {
+    count *= static_cast<double>(a.size());
   }
+  return count;
 }
 
 } // namespace
@@ -75,10 +80,11 @@ state_plan plan_states(const benchmark_registry& registry,
     }
   }
 
-  const std::optional<std::regex> pattern =
-      filter ? std::optional(compile_filter(*filter)) : std::nullopt;
+  const std::optional<name_pattern> pattern =
+      filter ? std::optional<name_pattern>(std::in_place, *filter, "--filter") : std::nullopt;
 
-  state_plan plan;
+  std::vector<planned_benchmark> candidates;
+  double total = 0;
   for (const auto& b : registry.benchmarks()) {
     planned_benchmark pb;
     pb.registered = b.get();
@@ -90,9 +96,22 @@ state_plan plan_states(const benchmark_registry& registry,
         }
       }
     }
+    total += state_count(pb.axes);
+    candidates.push_back(std::move(pb));
+  }
+  if (total > static_cast<double>(max_states)) {
+    throw invalid_argument(fmt::format(
+        "the axes expand to {} states (the product of their value counts), more than the {} one "
+        "run may hold; narrow an axis with -a or split the run with --filter",
+        total < 1e15 ? fmt::format("{:.0f}", total) : fmt::format("{:.3g}", total), max_states));
+  }
+
+  state_plan plan;
+  for (auto& pb : candidates) {
+    const benchmark* b = pb.registered;
     bool any = false;
     for (auto& s : expand(*b, pb.axes)) {
-      if (!pattern || std::regex_search(s.name, *pattern)) {
+      if (!pattern || pattern->finds(s.name)) {
         plan.states.push_back(std::move(s));
         any = true;
       }
@@ -106,9 +125,9 @@ state_plan plan_states(const benchmark_registry& registry,
       throw invalid_argument("no benchmark is registered; register one with KERNTIME_BENCHMARK "
                              "and link it into this program");
     }
-    throw invalid_argument(fmt::format(
-        "no benchmark state matches --filter '{}'; `kerntime list` shows the state names",
-        filter.value_or("")));
+    throw invalid_argument(
+        fmt::format("no benchmark state matches --filter {}; `kerntime list` shows the state names",
+                    quoted_input(filter.value_or(""))));
   }
   return plan;
 }

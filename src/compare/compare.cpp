@@ -6,7 +6,6 @@
 #include <charconv>
 #include <cmath>
 #include <map>
-#include <regex>
 
 #include "compare/ratio_interval.hpp"
 #include "kerntime/errors.hpp"
@@ -106,14 +105,15 @@ struct gathered {
   std::string device;
 };
 
-gathered gather(std::span<const result_set> sets, const std::optional<std::regex>& filter) {
+gathered gather(std::span<const result_set> sets,
+                const std::function<bool(std::string_view)>& select) {
   gathered g;
   for (const auto& set : sets) {
     if (g.device.empty() && set.context.device) {
       g.device = set.context.device->name;
     }
     for (const auto& run : set.runs) {
-      if (filter && !std::regex_search(run.state_name, *filter)) {
+      if (select && !select(run.state_name)) {
         continue;
       }
       auto [it, inserted] = g.states.try_emplace(run.state_name);
@@ -289,17 +289,8 @@ comparison compare(std::span<const result_set> base, std::span<const result_set>
   if (base.empty() || changed.empty()) {
     throw invalid_argument("compare needs at least one result set on each side");
   }
-  std::optional<std::regex> filter;
-  if (options.filter) {
-    try {
-      filter.emplace(*options.filter, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      throw invalid_argument(
-          fmt::format("invalid --filter regex '{}': {}", *options.filter, e.what()));
-    }
-  }
-  const gathered b = gather(base, filter);
-  const gathered c = gather(changed, filter);
+  const gathered b = gather(base, options.select);
+  const gathered c = gather(changed, options.select);
   comparison result;
   result.options = options;
   result.base_device = b.device;

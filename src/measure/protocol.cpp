@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "kerntime/errors.hpp"
 
@@ -20,29 +19,40 @@ std::optional<std::string> at_least(std::string_view name, const setting_names& 
                      name, names.assign, minimum);
 }
 
-std::optional<std::string> at_most_int(std::string_view name, long long value) {
-  if (value <= std::numeric_limits<int>::max()) {
+std::optional<std::string> at_most(std::string_view name, long long value, long long maximum) {
+  if (value <= maximum) {
     return std::nullopt;
   }
-  return fmt::format("{} must be at most {} (got {})", name, std::numeric_limits<int>::max(),
-                     value);
+  return fmt::format("{} must be at most {} (got {})", name, maximum, value);
 }
+
+// Upper bounds on the counts: far beyond any useful protocol, well before a run would exhaust
+// memory or never end (documented in docs/protocol.md).
+constexpr long long max_warmup = 1'000'000;
+constexpr long long max_trial_count = 100'000;
+constexpr long long max_repeats = 100'000;
+constexpr long long max_input_sets = 1'024;
 
 // The checks a protocol's values must pass, however they were given.
 std::optional<std::string> first_problem(long long warmup, long long trials, long long repeats,
                                          long long input_sets, double throttle_threshold,
                                          bool telemetry, bool discard_throttled,
                                          const setting_names& names) {
-  const std::pair<std::string_view, std::pair<long long, long long>> counts[] = {
-      {names.warmup, {warmup, 0}},
-      {names.trials, {trials, 1}},
-      {names.repeats, {repeats, 1}},
-      {names.input_sets, {input_sets, 1}}};
-  for (const auto& [name, value_and_minimum] : counts) {
-    if (auto problem = at_least(name, names, value_and_minimum.first, value_and_minimum.second)) {
+  struct count {
+    std::string_view name;
+    long long value;
+    long long minimum;
+    long long maximum;
+  };
+  const count counts[] = {{names.warmup, warmup, 0, max_warmup},
+                          {names.trials, trials, 1, max_trial_count},
+                          {names.repeats, repeats, 1, max_repeats},
+                          {names.input_sets, input_sets, 1, max_input_sets}};
+  for (const auto& c : counts) {
+    if (auto problem = at_least(c.name, names, c.value, c.minimum)) {
       return problem;
     }
-    if (auto problem = at_most_int(name, value_and_minimum.first)) {
+    if (auto problem = at_most(c.name, c.value, c.maximum)) {
       return problem;
     }
   }
@@ -79,7 +89,7 @@ std::optional<std::string> stopping_problem(std::optional<double> stop_at_ci, lo
                        names.max_trials, max_trials, names.trials, trials, names.max_trials,
                        names.trials);
   }
-  if (auto problem = at_most_int(names.max_trials, max_trials)) {
+  if (auto problem = at_most(names.max_trials, max_trials, max_trial_count)) {
     return problem;
   }
   if (!std::isfinite(max_time_s) || max_time_s <= 0) {
