@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev
-  libbenchmark-dev libboost-dev pybind11-dev python3-dev python3-pytest python3-jsonschema)
+  libbenchmark-dev libboost-dev libre2-dev pybind11-dev python3-dev python3-pytest python3-jsonschema
+  libxml2-utils
+  clang libclang-rt-14-dev) # clang, libFuzzer and the sanitizers: scripts/fuzz.sh
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -39,6 +39,7 @@ struct benchmark_run {
   std::optional<measurement_result> result; // present when status == ok
   std::optional<double> flops;              // per iteration, when the benchmark declared them
   std::optional<double> bytes;              // read + written per iteration, when declared
+  double wall_seconds = 0; // host wall time of the state, set-up and failures included
 };
 
 // Facts about the whole run, shared by every benchmark in it.
@@ -67,7 +68,14 @@ private:
 [[nodiscard]] std::unique_ptr<report_writer> make_markdown_writer();
 [[nodiscard]] std::unique_ptr<report_writer> make_json_writer();        // kerntime schema
 [[nodiscard]] std::unique_ptr<report_writer> make_gbench_json_writer(); // Google Benchmark
-[[nodiscard]] std::unique_ptr<report_writer> make_junit_writer();
+// JUnit XML. xunit1 (the default, pytest's classic style): each testcase holds its properties.
+// xunit2: valid against the Jenkins/xunit junit-10.xsd, which allows properties only on the
+// testsuite, so each state's properties move there, named "STATE.property".
+enum class junit_family { xunit1, xunit2 };
+[[nodiscard]] std::string_view to_string(junit_family f);
+[[nodiscard]] std::optional<junit_family> parse_junit_family(std::string_view text);
+[[nodiscard]] std::unique_ptr<report_writer>
+make_junit_writer(junit_family family = junit_family::xunit1);
 [[nodiscard]] std::unique_ptr<report_writer> make_csv_writer();
 [[nodiscard]] std::unique_ptr<report_writer> make_trace_writer(); // Chrome/Perfetto
 

@@ -42,6 +42,7 @@ struct run_flags {
   double max_time_s = 0;
   std::map<std::string, std::string> files; // report file by flag ("--json")
   std::string baseline;                     // compare the run with this kerntime JSON
+  std::string junit_family = std::string(to_string(junit_family::xunit1));
   bool quiet = false;
 };
 
@@ -143,6 +144,10 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
                      std::string(format.description));
     }
   }
+  run.add_option("--junit-family", flags.junit_family,
+                 "JUnit flavour: xunit1 (properties in each testcase, as pytest writes) or xunit2 "
+                 "(valid against Jenkins' junit-10.xsd: properties on the testsuite)")
+      ->capture_default_str();
   run.add_option("--baseline", flags.baseline,
                  "Compare the run with this kerntime JSON and exit 1 if a state got slower "
                  "(kerntime compare's rules, docs/compare.md)");
@@ -234,11 +239,28 @@ std::vector<report_file> requested_files(const run_flags& flags) {
   return files;
 }
 
+// --junit-family names a flavour, and only with --junit.
+junit_family junit_family_of(const run_flags& flags, const std::vector<report_file>& files) {
+  const auto family = parse_junit_family(flags.junit_family);
+  if (!family) {
+    throw invalid_argument(fmt::format("--junit-family {} is not a JUnit flavour; pass "
+                                       "--junit-family xunit1 or --junit-family xunit2",
+                                       quoted_input(flags.junit_family)));
+  }
+  const bool junit = std::any_of(files.begin(), files.end(),
+                                 [](const report_file& f) { return f.format->name == "junit"; });
+  if (*family != junit_family::xunit1 && !junit) {
+    throw invalid_argument("--junit-family applies to the --junit file; add --junit FILE");
+  }
+  return *family;
+}
+
 int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan, const protocol& p,
                    const run_flags& flags, const cli_environment& env) {
   auto& out = *env.out;
   auto& err = *env.err;
   const auto files = requested_files(flags);
+  const junit_family family = junit_family_of(flags, files);
   std::vector<output_path> paths;
   paths.reserve(files.size());
   for (const auto& f : files) {
@@ -264,8 +286,10 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   int exit_code = exit_ok;
   for (const auto& f : files) {
     try {
-      write_file_atomically(
-          f.path, [&](std::ostream& file) { f.format->make_writer()->print(file, context, runs); });
+      const auto writer =
+          f.format->name == "junit" ? make_junit_writer(family) : f.format->make_writer();
+      write_file_atomically(f.path,
+                            [&](std::ostream& file) { writer->print(file, context, runs); });
     } catch (const std::exception& e) {
       err << "kerntime: error: " << f.format->flag << ' ' << f.path
           << " was not written: " << one_line(e.what()) << '\n';

@@ -75,6 +75,7 @@ std::vector<benchmark_run> run_states(const std::vector<planned_state>& states, 
                 << std::flush;
     }
     runs.push_back(run_one(states[i], p));
+    runs.back().wall_seconds = seconds_since(state_start);
     if (progress) {
       *progress << fmt::format(" {} in {:.2f} s, {:.1f} s elapsed\n", to_string(runs.back().status),
                                seconds_since(state_start), seconds_since(start))

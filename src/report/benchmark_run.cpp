@@ -24,7 +24,8 @@ std::span<const report_format> report_formats() {
       {"json", "--json", "Write the kerntime JSON (every sample) to FILE", make_json_writer},
       {"gbench_json", "--gbench-json",
        "Write Google-Benchmark-compatible JSON (for compare.py) to FILE", make_gbench_json_writer},
-      {"junit", "--junit", "Write JUnit XML (a testcase per state) to FILE", make_junit_writer},
+      {"junit", "--junit", "Write JUnit XML (a testcase per state) to FILE",
+       [] { return make_junit_writer(); }},
       {"csv", "--csv", "Write CSV (a row per state) to FILE", make_csv_writer},
       {"trace", "--trace", "Write a Chrome/Perfetto trace of one trial to FILE", make_trace_writer},
   }};

@@ -100,6 +100,10 @@ property_list properties_of(const benchmark_run& run) {
 }
 
 class junit_writer final : public report_writer {
+public:
+  explicit junit_writer(junit_family family) : family_(family) {}
+
+private:
   void do_print(std::ostream& out, const run_context& context,
                 std::span<const benchmark_run> runs) override {
     using detail::xml_escape;
@@ -109,14 +113,19 @@ class junit_writer final : public report_writer {
     for (const auto& run : runs) {
       failures += run.status == run_status::failed ? 1 : 0;
       skipped += run.status == run_status::skipped ? 1 : 0;
-      seconds += run.result ? run.result->wall_seconds : 0;
+      seconds += testcase_seconds(run);
     }
     const auto counts =
-        fmt::format(R"(tests="{}" failures="{}" errors="0" skipped="{}" time="{:.3f}")",
-                    runs.size(), failures, skipped, seconds);
+        fmt::format(R"(tests="{}" failures="{}" errors="0")", runs.size(), failures);
+    const auto suite_counts =
+        fmt::format(R"({} skipped="{}" time="{:.3f}")", counts, skipped, seconds);
     out << R"(<?xml version="1.0" encoding="UTF-8"?>)" << '\n';
-    out << R"(<testsuites name="kerntime" )" << counts << ">\n";
-    out << R"(  <testsuite name="kerntime" )" << counts << R"( timestamp=")"
+    // junit-10.xsd has no "skipped" on <testsuites>; xunit1 keeps it, as pytest writes it.
+    out << R"(<testsuites name="kerntime" )"
+        << (family_ == junit_family::xunit1 ? suite_counts
+                                            : fmt::format(R"({} time="{:.3f}")", counts, seconds))
+        << ">\n";
+    out << R"(  <testsuite name="kerntime" )" << suite_counts << R"( timestamp=")"
         << xml_escape(context.date) << R"(" hostname=")" << xml_escape(context.host_name)
         << "\">\n";
     property_list suite = {{"kerntime_version", context.kerntime_version},
@@ -124,12 +133,21 @@ class junit_writer final : public report_writer {
     if (context.device) {
       suite.emplace_back("device", context.device->name);
     }
+    if (family_ == junit_family::xunit2) {
+      for (const auto& run : runs) {
+        for (auto& [name, value] : properties_of(run)) {
+          suite.emplace_back(run.state_name + "." + name, std::move(value));
+        }
+      }
+    }
     print_properties(out, suite, "    ");
     for (const auto& run : runs) {
       out << R"(    <testcase classname=")" << xml_escape(run.benchmark) << R"(" name=")"
           << xml_escape(run.state_name) << R"(" time=")"
-          << fmt::format("{:.3f}", run.result ? run.result->wall_seconds : 0.0) << "\">\n";
-      print_properties(out, properties_of(run), "      ");
+          << fmt::format("{:.3f}", testcase_seconds(run)) << "\">\n";
+      if (family_ == junit_family::xunit1) {
+        print_properties(out, properties_of(run), "      ");
+      }
       if (run.status == run_status::failed) {
         out << R"(      <failure message=")" << xml_escape(run.message) << R"(" type=")"
             << xml_escape(detail::error_kind_text(run)) << "\">" << xml_escape(run.message)
@@ -140,6 +158,15 @@ class junit_writer final : public report_writer {
       out << "    </testcase>\n";
     }
     out << "  </testsuite>\n</testsuites>\n";
+  }
+
+  // The state's whole wall time where the runner measured it (failed states included), else
+  // the measurement's.
+  static double testcase_seconds(const benchmark_run& run) {
+    if (run.wall_seconds > 0) {
+      return run.wall_seconds;
+    }
+    return run.result ? run.result->wall_seconds : 0.0;
   }
 
   static void print_properties(std::ostream& out, const property_list& properties,
@@ -154,12 +181,14 @@ class junit_writer final : public report_writer {
     }
     out << indent << "</properties>\n";
   }
+
+  junit_family family_;
 };
 
 } // namespace
 
-std::unique_ptr<report_writer> make_junit_writer() {
-  return std::make_unique<junit_writer>();
+std::unique_ptr<report_writer> make_junit_writer(junit_family family) {
+  return std::make_unique<junit_writer>(family);
 }
 
 } // namespace kerntime

@@ -5,8 +5,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <limits>
 #include <sstream>
+#include <type_traits>
+#include <utility>
 
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
@@ -18,9 +23,39 @@ namespace {
 
 using json = nlohmann::json;
 
+// nlohmann casts a number to an integer type unchecked: undefined behaviour where it does not fit
+// (1e300 as an int), a silent wrap for -1 as a size. An integer is read only where it fits.
+template <typename T> bool fits(const json& value) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (value.is_number_unsigned()) {
+      return std::in_range<T>(value.get<std::uint64_t>());
+    }
+    if (value.is_number_integer()) {
+      return std::in_range<T>(value.get<std::int64_t>());
+    }
+    if (value.is_number_float()) {
+      const double bound = std::ldexp(1.0, std::numeric_limits<T>::digits);
+      const double x = value.get<double>();
+      return x < bound && (std::is_signed_v<T> ? x >= -bound : x > -1.0);
+    }
+  }
+  return true; // not a number, or not read as an integer: get() checks the type
+}
+
+template <typename T> T value_of(const json& value, const char* key) {
+  if (!fits<T>(value)) {
+    throw invalid_argument(fmt::format("{} {} is out of range", key, value.dump()));
+  }
+  return value.get<T>();
+}
+
+template <typename T> T integer_of(const json& j, const char* key) {
+  return value_of<T>(j.at(key), key);
+}
+
 template <typename T> std::optional<T> optional_of(const json& j, const char* key) {
   const json& value = j.at(key);
-  return value.is_null() ? std::nullopt : std::optional<T>(value.get<T>());
+  return value.is_null() ? std::nullopt : std::optional<T>(value_of<T>(value, key));
 }
 
 // Keys added to schema version 1 after its first release: files written before them lack them.
@@ -38,25 +73,29 @@ Enum enum_of(const json& j, const char* key, std::optional<Enum> (*parse)(std::s
 }
 
 summary_statistics statistics_of(const json& j) {
-  return {j.at("count").get<std::size_t>(), j.at("median_ns").get<double>(),
-          j.at("mean_ns").get<double>(),    j.at("stdev_ns").get<double>(),
-          j.at("min_ns").get<double>(),     j.at("max_ns").get<double>(),
-          j.at("p10_ns").get<double>(),     j.at("p90_ns").get<double>(),
+  return {integer_of<std::size_t>(j, "count"),
+          j.at("median_ns").get<double>(),
+          j.at("mean_ns").get<double>(),
+          j.at("stdev_ns").get<double>(),
+          j.at("min_ns").get<double>(),
+          j.at("max_ns").get<double>(),
+          j.at("p10_ns").get<double>(),
+          j.at("p90_ns").get<double>(),
           j.at("cv").get<double>()};
 }
 
 protocol protocol_of(const json& j) {
   protocol p;
-  p.warmup = j.at("warmup").get<int>();
+  p.warmup = integer_of<int>(j, "warmup");
   p.warmup_auto = added_later<bool>(j, "warmup_auto").value_or(false);
-  p.trials = j.at("trials").get<int>();
+  p.trials = integer_of<int>(j, "trials");
   p.stop_at_ci = added_later<double>(j, "stop_at_ci");
   p.max_trials = added_later<int>(j, "max_trials").value_or(p.max_trials);
   p.max_time_s = added_later<double>(j, "max_time_s").value_or(p.max_time_s);
-  p.repeats = j.at("repeats").get<int>();
+  p.repeats = integer_of<int>(j, "repeats");
   p.flush_l2 = j.at("flush_l2").get<bool>();
-  p.flush_bytes = j.at("flush_bytes").get<std::size_t>();
-  p.input_sets = j.at("input_sets").get<int>();
+  p.flush_bytes = integer_of<std::size_t>(j, "flush_bytes");
+  p.input_sets = integer_of<int>(j, "input_sets");
   p.backend = enum_of(j, "backend", parse_backend_request);
   p.metric = enum_of(j, "metric", parse_headline_metric);
   p.telemetry = j.at("telemetry").get<bool>();
@@ -66,15 +105,15 @@ protocol protocol_of(const json& j) {
 }
 
 device_info device_of(const json& j) {
-  return {.ordinal = j.at("ordinal").get<int>(),
+  return {.ordinal = integer_of<int>(j, "ordinal"),
           .name = j.at("name").get<std::string>(),
-          .compute_capability_major = j.at("compute_capability_major").get<int>(),
-          .compute_capability_minor = j.at("compute_capability_minor").get<int>(),
-          .multiprocessors = j.at("multiprocessors").get<int>(),
-          .l2_bytes = j.at("l2_bytes").get<std::size_t>(),
-          .memory_bytes = j.at("memory_bytes").get<std::size_t>(),
-          .driver_version = j.at("driver_version").get<int>(),
-          .runtime_version = j.at("runtime_version").get<int>()};
+          .compute_capability_major = integer_of<int>(j, "compute_capability_major"),
+          .compute_capability_minor = integer_of<int>(j, "compute_capability_minor"),
+          .multiprocessors = integer_of<int>(j, "multiprocessors"),
+          .l2_bytes = integer_of<std::size_t>(j, "l2_bytes"),
+          .memory_bytes = integer_of<std::size_t>(j, "memory_bytes"),
+          .driver_version = integer_of<int>(j, "driver_version"),
+          .runtime_version = integer_of<int>(j, "runtime_version")};
 }
 
 device_telemetry device_telemetry_of(const json& j) {
@@ -150,7 +189,7 @@ stopping_summary stopping_of(const json& j, const measurement_result& r) {
     return s;
   }
   const json& k = j.at("stopping");
-  s.trials = k.at("trials").get<int>();
+  s.trials = integer_of<int>(k, "trials");
   s.reason = enum_of(k, "stopped_because", parse_stop_reason);
   if (const json& interval = k.at("median_interval"); !interval.is_null()) {
     s.median_interval = confidence_interval{interval.at("low_ns").get<double>(),
@@ -158,7 +197,7 @@ stopping_summary stopping_of(const json& j, const measurement_result& r) {
                                             interval.at("confidence").get<double>()};
   }
   s.half_width = optional_of<double>(k, "half_width");
-  s.warmup_iterations = k.at("warmup_iterations").get<int>();
+  s.warmup_iterations = integer_of<int>(k, "warmup_iterations");
   s.warmup_settled = k.at("warmup_settled").get<bool>();
   return s;
 }
@@ -193,13 +232,13 @@ measurement_result result_of(const json& j) {
   });
   r.trace = list_of<trace_record>(j.at("trace"), [](const json& e) {
     return trace_record{e.at("name").get<std::string>(), enum_of(e, "kind", parse_activity_kind),
-                        e.at("iteration").get<int>(),    e.at("stream").get<std::uint32_t>(),
+                        integer_of<int>(e, "iteration"), integer_of<std::uint32_t>(e, "stream"),
                         e.at("start_ns").get<double>(),  e.at("end_ns").get<double>()};
   });
   r.telemetry = device_telemetry_of(j.at("device_telemetry"));
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
   r.wall_seconds = j.at("wall_seconds").get<double>();
-  r.flush_bytes = j.at("flush_bytes").get<std::size_t>();
+  r.flush_bytes = integer_of<std::size_t>(j, "flush_bytes");
   r.flush_median_ns = j.at("flush_median_ns").get<double>();
   r.stopping = stopping_of(j, r);
   return r;
@@ -219,6 +258,7 @@ benchmark_run run_of(const json& j) {
   run.message = j.at("message").is_null() ? std::string() : j.at("message").get<std::string>();
   run.flops = optional_of<double>(j, "flops_per_iteration");
   run.bytes = optional_of<double>(j, "bytes_per_iteration");
+  run.wall_seconds = added_later<double>(j, "wall_seconds").value_or(0.0);
   if (!j.at("result").is_null()) {
     run.result = result_of(j.at("result"));
   }
@@ -257,7 +297,7 @@ result_set parse_result_set(std::string_view text, std::string_view source) {
     throw fail("it has no json_schema_version");
   }
   const json& version = document.at("json_schema_version");
-  if (!version.is_number_integer() || version.get<int>() != json_schema_version) {
+  if (!version.is_number_integer() || version.get<std::int64_t>() != json_schema_version) {
     throw fail(fmt::format("its json_schema_version is {}, this kerntime reads version {}",
                            version.dump(), json_schema_version));
   }

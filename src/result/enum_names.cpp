@@ -76,6 +76,10 @@ constexpr name_table<run_status, 3> run_statuses{{
     {run_status::failed, "failed"},
     {run_status::skipped, "skipped"},
 }};
+constexpr name_table<junit_family, 2> junit_families{{
+    {junit_family::xunit1, "xunit1"},
+    {junit_family::xunit2, "xunit2"},
+}};
 constexpr name_table<verdict, 4> verdicts{{
     {verdict::slower, "slower"},
     {verdict::faster, "faster"},
@@ -114,6 +118,7 @@ KERNTIME_ENUM_NAMES(activity_kind, activity_kinds, parse_activity_kind)
 KERNTIME_ENUM_NAMES(run_status, run_statuses, parse_run_status)
 KERNTIME_ENUM_NAMES(error_kind, error_kinds, parse_error_kind)
 KERNTIME_ENUM_NAMES(verdict, verdicts, parse_verdict)
+KERNTIME_ENUM_NAMES(junit_family, junit_families, parse_junit_family)
 
 std::string_view to_string(axis_kind k) {
   return name_of(axis_kinds, k);

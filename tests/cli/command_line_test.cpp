@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "cli/exit_codes.hpp"
@@ -216,6 +217,21 @@ TEST_F(command_line, output_paths_are_resolved_checked_for_length_and_tried_befo
   fs::remove(folder_ / "link");
   fs::remove(folder_ / "sub");
   EXPECT_TRUE(fs::is_empty(folder_)) << "the probe files are removed";
+}
+
+TEST_F(command_line, junit_family_xunit2_writes_the_strict_layout) {
+  const auto junit = folder_ / "out.xml";
+  const auto result =
+      run({"run", "--junit", junit.string(), "--junit-family", "xunit2", "-q"}, true);
+  EXPECT_EQ(result.exit_code, exit_ok) << result.err;
+  std::ifstream in(junit);
+  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto first_testcase = xml.find("<testcase");
+  ASSERT_NE(first_testcase, std::string::npos) << xml;
+  EXPECT_EQ(xml.find("<properties>", first_testcase), std::string::npos) << xml;
+  expect_bad_input({"run", "--junit", junit.string(), "--junit-family", "xunit3"},
+                   "--junit-family 'xunit3' is not a JUnit flavour");
+  expect_bad_input({"run", "--junit-family", "xunit2"}, "add --junit FILE");
 }
 
 TEST_F(command_line, filter_matching_nothing) {

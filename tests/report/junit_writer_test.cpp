@@ -11,6 +11,32 @@ TEST(JunitWriter, MatchesGolden) {
   expect_matches_golden(render(*make_junit_writer()), "report.junit.xml");
 }
 
+TEST(JunitWriter, Xunit2MatchesGolden) {
+  expect_matches_golden(render(*make_junit_writer(junit_family::xunit2)), "report.xunit2.xml");
+}
+
+// junit-10.xsd allows properties only on the testsuite (tests/report/CMakeLists.txt validates
+// the golden against it): no testcase holds one, each state's are on the suite, named by state.
+TEST(JunitWriter, Xunit2MovesEachStatesPropertiesToTheSuite) {
+  const auto xml = render(*make_junit_writer(junit_family::xunit2));
+  const auto first_testcase = xml.find("<testcase");
+  ASSERT_NE(first_testcase, std::string::npos);
+  EXPECT_EQ(xml.find("<properties>", first_testcase), std::string::npos);
+  EXPECT_LT(xml.find(R"(<property name="gemm_bf16/M=4096/N=4096.latency_ms" value="0.175313"/>)"),
+            first_testcase);
+  EXPECT_EQ(xml.find("<testsuites name=\"kerntime\" tests=\"4\" failures=\"1\" errors=\"0\" "
+                     "time="),
+            xml.find("<testsuites")); // no "skipped" on <testsuites>: the schema has none
+}
+
+TEST(JunitWriter, AFailedStateCarriesTheTimeItRan) {
+  for (const auto family : {junit_family::xunit1, junit_family::xunit2}) {
+    const auto xml = render(*make_junit_writer(family));
+    EXPECT_NE(xml.find(R"(name="gemm_bf16/M=8192/N=4096" time="0.375")"), std::string::npos)
+        << to_string(family);
+  }
+}
+
 TEST(JunitWriter, KernelNamesAreWholePropertiesNeverJoined) {
   const auto xml = render(*make_junit_writer());
   // The larger kernel is first; its full 2 KB name is one escaped attribute value.

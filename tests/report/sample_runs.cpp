@@ -147,6 +147,7 @@ std::vector<benchmark_run> sample_runs() {
 
   benchmark_run failed = state_run("gemm_bf16", {{"M", "8192"}, {"N", "4096"}});
   failed.status = run_status::failed;
+  failed.wall_seconds = 0.375; // failed states carry the time they ran
   failed.error = error_kind::benchmark_failed;
   failed.message = "benchmark failed during trial 1: CUDA error cudaErrorIllegalAddress, "
                    "\"kernel <a&b>\"\nsee compute-sanitizer";

@@ -176,6 +176,7 @@ json run_to_json(const benchmark_run& run) {
           {"message", ok ? json(nullptr) : json(run.message)},
           {"flops_per_iteration", optional_value(run.flops)},
           {"bytes_per_iteration", optional_value(run.bytes)},
+          {"wall_seconds", run.wall_seconds},
           {"result", run.result ? result_to_json(*run.result) : json(nullptr)}};
 }
 
