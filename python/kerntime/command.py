@@ -13,8 +13,9 @@ from typing import Optional, Sequence
 
 NO_COMMAND_EXIT_CODE = 2
 NO_COMMAND_MESSAGE = (
-    "kerntime: this installation has no kerntime command (it was built without CLI11 and Boost's "
-    "headers); install them (Debian/Ubuntu: apt-get install libcli11-dev libboost-dev) and "
+    "kerntime: this installation has no kerntime command (it was built without CLI11's, Boost's "
+    "or RE2's headers); install them (Debian/Ubuntu: apt-get install libcli11-dev libboost-dev "
+    "libre2-dev) and "
     "reinstall kerntime (pip install --no-build-isolation --force-reinstall .)")
 
 

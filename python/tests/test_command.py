@@ -26,7 +26,7 @@ def test_without_a_binary_it_says_in_one_line_how_to_get_one_and_exits_2(monkeyp
     assert captured.out == ""
     assert captured.err.count("\n") == 1
     assert captured.err.startswith("kerntime: this installation has no kerntime command")
-    assert "libcli11-dev libboost-dev" in captured.err
+    assert "libcli11-dev libboost-dev libre2-dev" in captured.err
     assert "reinstall" in captured.err
 
 
