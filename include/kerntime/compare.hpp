@@ -98,7 +98,8 @@ struct comparison {
 // failure per regression, states not compared as skipped) and CSV (a row per compared state).
 [[nodiscard]] std::string comparison_markdown(const comparison& c);
 [[nodiscard]] std::string comparison_json(const comparison& c);
-[[nodiscard]] std::string comparison_junit(const comparison& c);
+[[nodiscard]] std::string comparison_junit(const comparison& c,
+                                           junit_family family = junit_family::xunit1);
 [[nodiscard]] std::string comparison_csv(const comparison& c);
 
 } // namespace kerntime

@@ -239,28 +239,15 @@ std::vector<report_file> requested_files(const run_flags& flags) {
   return files;
 }
 
-// --junit-family names a flavour, and only with --junit.
-junit_family junit_family_of(const run_flags& flags, const std::vector<report_file>& files) {
-  const auto family = parse_junit_family(flags.junit_family);
-  if (!family) {
-    throw invalid_argument(fmt::format("--junit-family {} is not a JUnit flavour; pass "
-                                       "--junit-family xunit1 or --junit-family xunit2",
-                                       quoted_input(flags.junit_family)));
-  }
-  const bool junit = std::any_of(files.begin(), files.end(),
-                                 [](const report_file& f) { return f.format->name == "junit"; });
-  if (*family != junit_family::xunit1 && !junit) {
-    throw invalid_argument("--junit-family applies to the --junit file; add --junit FILE");
-  }
-  return *family;
-}
-
 int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan, const protocol& p,
                    const run_flags& flags, const cli_environment& env) {
   auto& out = *env.out;
   auto& err = *env.err;
   const auto files = requested_files(flags);
-  const junit_family family = junit_family_of(flags, files);
+  const junit_family family = junit_family_flag(
+      flags.junit_family, std::any_of(files.begin(), files.end(), [](const report_file& f) {
+        return f.format->name == "junit";
+      }));
   std::vector<output_path> paths;
   paths.reserve(files.size());
   for (const auto& f : files) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <ostream>
 
@@ -83,6 +84,11 @@ void add_compare_options(CLI::App& compare, compare_flags& flags) {
   compare.add_option("--json", flags.json, "Write the comparison as JSON to FILE");
   compare.add_option("--junit", flags.junit,
                      "Write JUnit XML to FILE: a testcase per state, a failure per regression");
+  compare
+      .add_option("--junit-family", flags.junit_family,
+                  "JUnit flavour: xunit1 (properties in each testcase) or xunit2 (valid "
+                  "against Jenkins' junit-10.xsd: properties on the testsuite)")
+      ->capture_default_str();
   compare.add_option("--csv", flags.csv, "Write CSV (a row per compared state) to FILE");
   compare.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
 }
@@ -112,10 +118,12 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
   }
   options.allow_different_devices = flags.allow_different_devices;
   // What is written where, checked before any file is read.
-  const std::vector<std::pair<output_path, std::string (*)(const comparison&)>> outputs = {
-      {{"--json", flags.json}, comparison_json},
-      {{"--junit", flags.junit}, comparison_junit},
-      {{"--csv", flags.csv}, comparison_csv}};
+  const junit_family family = junit_family_flag(flags.junit_family, !flags.junit.empty());
+  const std::vector<std::pair<output_path, std::function<std::string(const comparison&)>>> outputs =
+      {{{"--json", flags.json}, comparison_json},
+       {{"--junit", flags.junit},
+        [family](const comparison& c) { return comparison_junit(c, family); }},
+       {{"--csv", flags.csv}, comparison_csv}};
   std::vector<output_path> paths;
   for (const auto& [path, render] : outputs) {
     if (!path.path.empty()) {

@@ -22,6 +22,7 @@ struct compare_flags {
   bool allow_different_devices = false;
   std::string json;
   std::string junit;
+  std::string junit_family = "xunit1";
   std::string csv;
   bool quiet = false;
 };

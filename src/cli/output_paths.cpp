@@ -124,4 +124,17 @@ void check_output_paths(const std::vector<output_path>& outputs) {
   }
 }
 
+junit_family junit_family_flag(const std::string& text, bool junit_requested) {
+  const auto family = parse_junit_family(text);
+  if (!family) {
+    throw invalid_argument(fmt::format("--junit-family {} is not a JUnit flavour; pass "
+                                       "--junit-family xunit1 or --junit-family xunit2",
+                                       quoted_input(text)));
+  }
+  if (*family != junit_family::xunit1 && !junit_requested) {
+    throw invalid_argument("--junit-family applies to the --junit file; add --junit FILE");
+  }
+  return *family;
+}
+
 } // namespace kerntime::detail

@@ -25,41 +25,61 @@ std::string interval_text(const state_comparison& s) {
 
 } // namespace
 
-std::string comparison_junit(const comparison& c) {
+std::string comparison_junit(const comparison& c, junit_family family) {
   using detail::xml_escape;
+  using property_list = std::vector<std::pair<std::string, std::string>>;
   const std::size_t skipped = c.only_in_base.size() + c.only_in_new.size() + c.not_compared.size();
   const std::size_t tests = c.states.size() + skipped;
   std::size_t failures = 0;
   for (const auto& s : c.states) {
     failures += s.outcome == verdict::slower ? 1 : 0;
   }
+  const auto properties_of = [](const state_comparison& s) {
+    property_list properties = {{"verdict", std::string(to_string(s.outcome))},
+                                {"metric", std::string(to_string(s.metric))},
+                                {"ratio", fmt::format("{}", s.ratio)},
+                                {"ratio_low", fmt::format("{}", s.ratio_low)},
+                                {"ratio_high", fmt::format("{}", s.ratio_high)},
+                                {"band", fmt::format("{}", s.band)},
+                                {"base_ns", fmt::format("{}", s.base_ns)},
+                                {"new_ns", fmt::format("{}", s.new_ns)},
+                                {"cycles_ratio", number(s.cycles_ratio)}};
+    for (const auto& note : s.notes) {
+      properties.emplace_back("note", note);
+    }
+    return properties;
+  };
+  const auto print_properties = [&](std::string& out, const property_list& properties,
+                                    std::string_view indent) {
+    out += fmt::format("{}<properties>\n", indent);
+    for (const auto& [name, value] : properties) {
+      out += fmt::format("{}  <property name=\"{}\" value=\"{}\"/>\n", indent, xml_escape(name),
+                         xml_escape(value));
+    }
+    out += fmt::format("{}</properties>\n", indent);
+  };
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format("<testsuites name=\"kerntime compare\" tests=\"{}\" failures=\"{}\">\n", tests,
                      failures);
   out += fmt::format("  <testsuite name=\"kerntime compare\" tests=\"{}\" failures=\"{}\" "
                      "skipped=\"{}\" errors=\"0\">\n",
                      tests, failures, skipped);
+  // xunit2 (junit-10.xsd): properties only on the testsuite, each named "STATE.property".
+  if (family == junit_family::xunit2 && !c.states.empty()) {
+    property_list suite;
+    for (const auto& s : c.states) {
+      for (auto& [name, value] : properties_of(s)) {
+        suite.emplace_back(s.state_name + "." + name, std::move(value));
+      }
+    }
+    print_properties(out, suite, "    ");
+  }
   for (const auto& s : c.states) {
     out += fmt::format("    <testcase classname=\"kerntime.compare\" name=\"{}\">\n",
                        xml_escape(s.state_name));
-    const std::vector<std::pair<std::string, std::string>> properties = {
-        {"verdict", std::string(to_string(s.outcome))},
-        {"metric", std::string(to_string(s.metric))},
-        {"ratio", fmt::format("{}", s.ratio)},
-        {"ratio_low", fmt::format("{}", s.ratio_low)},
-        {"ratio_high", fmt::format("{}", s.ratio_high)},
-        {"band", fmt::format("{}", s.band)},
-        {"base_ns", fmt::format("{}", s.base_ns)},
-        {"new_ns", fmt::format("{}", s.new_ns)},
-        {"cycles_ratio", number(s.cycles_ratio)}};
-    out += "      <properties>\n";
-    for (const auto& [name, value] : properties) {
-      out += fmt::format("        <property name=\"{}\" value=\"{}\"/>\n", name, xml_escape(value));
+    if (family == junit_family::xunit1) {
+      print_properties(out, properties_of(s), "      ");
     }
-    for (const auto& note : s.notes) {
-      out += fmt::format("        <property name=\"note\" value=\"{}\"/>\n", xml_escape(note));
-    }
-    out += "      </properties>\n";
     if (s.outcome == verdict::slower) {
       out += fmt::format("      <failure type=\"regression\" message=\"slower: {}\"/>\n",
                          xml_escape(interval_text(s)));

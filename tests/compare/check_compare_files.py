@@ -6,6 +6,7 @@ H200 fixtures in data/, the new one slowed by 5 % in one state to make a regress
 import csv
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
@@ -62,6 +63,26 @@ class compare_files(unittest.TestCase):
         self.assertEqual(document["only_in_base"], ["gemm_bf16/size=4096"])
         self.assertEqual({s["state_name"]: s["verdict"] for s in document["states"]},
                          {r["state"]: r["verdict"] for r in rows})
+
+    @unittest.skipUnless(shutil.which("xmllint"), "xmllint missing: install libxml2-utils")
+    def test_xunit2_is_valid_against_junit_10_xsd_and_xunit1_is_not(self):
+        schema = os.path.join(HERE, "..", "report", "data", "junit-10.xsd")
+        for family, valid in (("xunit2", True), ("xunit1", False)):
+            xml = os.path.join(self.folder.name, family + ".xml")
+            done = subprocess.run(
+                [KERNTIME, "compare", os.path.join(HERE, "data", "h200_run1.json"), self.new,
+                 "--junit", xml, "--junit-family", family, "--quiet"],
+                capture_output=True, text=True)
+            self.assertEqual(done.returncode, 1, done.stderr)
+            check = subprocess.run(["xmllint", "--noout", "--schema", schema, xml],
+                                   capture_output=True, text=True)
+            self.assertEqual(check.returncode == 0, valid, family + ": " + check.stderr[-500:])
+            suite = ElementTree.parse(xml).getroot().find("testsuite")
+            names = [p.get("name") for p in suite.iter("property")]
+            if family == "xunit2":
+                self.assertIn("spin/duration_us=10.verdict", names)
+                for case in suite.iter("testcase"):
+                    self.assertIsNone(case.find("properties"))
 
 
 if __name__ == "__main__":
