@@ -2,6 +2,7 @@
 # Copies what the GPU machine needs from a build folder into .stage/build (ignored by git, small
 # enough to travel): stripped executables, CTest files and discovered test lists, CMakeCache.txt.
 # Usage: scripts/stage_build.sh [build]   — then carry .stage and .deps to the GPU machine.
+# The consumer tests' build folders (whole projects of their own) stay behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -9,10 +10,10 @@ stage=.stage/build
 rm -rf .stage
 mkdir -p "$stage"
 ctest --test-dir "$build" -N >/dev/null  # let gtest discovery cache its lists
-(cd "$build" && find . -name CMakeFiles -prune -o -type f \( -name 'CTestTestfile.cmake' -o \
+(cd "$build" && find . -name CMakeFiles -prune -o -path ./tests/consumer -prune -o -type f \( -name 'CTestTestfile.cmake' -o \
   -name '*_include.cmake' -o -name '*_tests.cmake' -o -name 'CMakeCache.txt' \) -print) |
   while read -r f; do mkdir -p "$stage/$(dirname "$f")" && cp -p "$build/$f" "$stage/$f"; done
-(cd "$build" && find . -name CMakeFiles -prune -o -type f -executable ! -name '*.so' ! -name '*.sh' -print) |
+(cd "$build" && find . -name CMakeFiles -prune -o -path ./tests/consumer -prune -o -type f -executable ! -name '*.so' ! -name '*.sh' -print) |
   while read -r f; do
     mkdir -p "$stage/$(dirname "$f")"
     cp -p "$build/$f" "$stage/$f"
