@@ -10,10 +10,10 @@ stage=.stage/build
 rm -rf .stage
 mkdir -p "$stage"
 ctest --test-dir "$build" -N >/dev/null  # let gtest discovery cache its lists
-(cd "$build" && find . -name CMakeFiles -prune -o -path ./tests/consumer -prune -o -type f \( -name 'CTestTestfile.cmake' -o \
+(cd "$build" && find . -name CMakeFiles -prune -o -path ./tests/consumer/find_package -prune -o -path ./tests/consumer/add_subdirectory -prune -o -type f \( -name 'CTestTestfile.cmake' -o \
   -name '*_include.cmake' -o -name '*_tests.cmake' -o -name 'CMakeCache.txt' \) -print) |
   while read -r f; do mkdir -p "$stage/$(dirname "$f")" && cp -p "$build/$f" "$stage/$f"; done
-(cd "$build" && find . -name CMakeFiles -prune -o -path ./tests/consumer -prune -o -type f -executable ! -name '*.so' ! -name '*.sh' -print) |
+(cd "$build" && find . -name CMakeFiles -prune -o -path ./tests/consumer/find_package -prune -o -path ./tests/consumer/add_subdirectory -prune -o -type f -executable ! -name '*.so' ! -name '*.sh' -print) |
   while read -r f; do
     mkdir -p "$stage/$(dirname "$f")"
     cp -p "$build/$f" "$stage/$f"
