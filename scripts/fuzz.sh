@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz) in build-fuzz with clang++ and sanitizers, then runs
 # each from a copy of its seed corpus (the repository's corpus is never written) for a bounded
-# number of executions. Fails on a crash, a sanitizer report, a leak, a timeout or running out of
-# memory; the input that did it is kept under build-fuzz/findings/. Called by scripts/test.sh.
+# number of executions, at most two minutes each. Fails on a crash, a sanitizer report, a leak, a
+# timeout or running out of memory; the input that did it is kept under build-fuzz/findings/.
+# Called by scripts/test.sh; docs/fuzzing.md has the long run.
 #   scripts/fuzz.sh [EXECUTIONS] [LIBFUZZER FLAGS...]   (default 20000 executions per target)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,12 +32,13 @@ for target in fuzz_command_line fuzz_axis_spec fuzz_result_set; do
   start=$SECONDS
   # TMPDIR: the command-line target works in a folder of its own there; nothing is left behind.
   if ! TMPDIR="$work/tmp" "build-fuzz/tests/fuzz/$target" -runs="$runs" -timeout=10 \
-      -rss_limit_mb=2048 -max_total_time=300 -print_final_stats=1 "${dictionary[@]}" \
+      -rss_limit_mb=2048 -max_total_time=120 -print_final_stats=1 "${dictionary[@]}" \
       -artifact_prefix="$findings/$target-" "$@" "$work/$target" >"$work/$target.log" 2>&1; then
     tail -n 60 "$work/$target.log" >&2
     echo "kerntime: $target failed; the input is under $findings/ (run it: build-fuzz/tests/fuzz/$target FILE)" >&2
     exit 1
   fi
+  executed=$(grep -Eo 'number_of_executed_units: [0-9]+' "$work/$target.log" | grep -Eo '[0-9]+$')
   coverage=$(grep -Eo 'cov: [0-9]+ ft: [0-9]+' "$work/$target.log" | tail -n 1)
-  echo "kerntime: $target: $runs executions, no finding ($coverage, $((SECONDS - start)) s)"
+  echo "kerntime: $target: $executed executions, no finding ($coverage, $((SECONDS - start)) s)"
 done
