@@ -139,9 +139,11 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
   if (!flags.quiet) {
     *env.out << comparison_markdown(c) << std::flush;
   }
-  for (const auto& [path, render] : outputs) {
-    if (!path.path.empty()) {
-      write_file_atomically(path.path, [&](std::ostream& file) { file << render(c); });
+  for (const auto& output : outputs) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    if (!output.first.path.empty()) {
+      write_file_atomically(output.first.path,
+                            [&](std::ostream& file) { file << output.second(c); });
     }
   }
   if (has_regression(c)) {
