@@ -49,15 +49,6 @@ std::string comparison_junit(const comparison& c, junit_family family) {
     }
     return properties;
   };
-  const auto print_properties = [&](std::string& out, const property_list& properties,
-                                    std::string_view indent) {
-    out += fmt::format("{}<properties>\n", indent);
-    for (const auto& [name, value] : properties) {
-      out += fmt::format("{}  <property name=\"{}\" value=\"{}\"/>\n", indent, xml_escape(name),
-                         xml_escape(value));
-    }
-    out += fmt::format("{}</properties>\n", indent);
-  };
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out += fmt::format("<testsuites name=\"kerntime compare\" tests=\"{}\" failures=\"{}\">\n", tests,
                      failures);
@@ -72,13 +63,13 @@ std::string comparison_junit(const comparison& c, junit_family family) {
         suite.emplace_back(s.state_name + "." + name, std::move(value));
       }
     }
-    print_properties(out, suite, "    ");
+    out += detail::xml_properties(suite, "    ");
   }
   for (const auto& s : c.states) {
     out += fmt::format("    <testcase classname=\"kerntime.compare\" name=\"{}\">\n",
                        xml_escape(s.state_name));
     if (family == junit_family::xunit1) {
-      print_properties(out, properties_of(s), "      ");
+      out += detail::xml_properties(properties_of(s), "      ");
     }
     if (s.outcome == verdict::slower) {
       out += fmt::format("      <failure type=\"regression\" message=\"slower: {}\"/>\n",

@@ -5,26 +5,11 @@
 #include <vector>
 
 #include "kerntime/cuda.hpp"
+#include "measure/event_pairs.hpp"
 #include "measure/trial_loop.hpp"
 #include "result/summarise.hpp"
 
 namespace kerntime::detail {
-namespace {
-
-// A start and an end event per iteration of a trial, created before timing.
-class event_pairs {
-public:
-  explicit event_pairs(int count) : start_(static_cast<std::size_t>(count)), end_(start_.size()) {}
-
-  cudaEvent_t start(int i) { return start_[static_cast<std::size_t>(i)].get(); }
-  cudaEvent_t end(int i) { return end_[static_cast<std::size_t>(i)].get(); }
-
-private:
-  std::vector<cuda_event> start_;
-  std::vector<cuda_event> end_;
-};
-
-} // namespace
 
 timed_trials time_with_events(iteration_context& context) {
   timed_trials timed;

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "kerntime/cuda.hpp"
 #include "kerntime/statistics.hpp"
+#include "measure/event_pairs.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -30,20 +30,20 @@ struct batch_result {
 
 class timed_batch {
 public:
-  timed_batch() : start_(settle_batch_iterations), end_(settle_batch_iterations) {}
+  timed_batch() : events_(settle_batch_iterations) {}
 
   batch_result run(iteration_context& context) {
-    for (std::size_t i = 0; i < start_.size(); ++i) {
+    for (int i = 0; i < events_.size(); ++i) {
       if (context.flush != nullptr) {
         context.flush->enqueue(context.stream); // before the start event: never timed
       }
       const int input_set = context.take_input_set();
-      if (const cudaError_t e = cudaEventRecord(start_[i].get(), context.stream);
+      if (const cudaError_t e = cudaEventRecord(events_.start(i), context.stream);
           e != cudaSuccess) {
         return {0, e};
       }
       context.work(context.stream, input_set);
-      if (const cudaError_t e = cudaEventRecord(end_[i].get(), context.stream); e != cudaSuccess) {
+      if (const cudaError_t e = cudaEventRecord(events_.end(i), context.stream); e != cudaSuccess) {
         return {0, e};
       }
     }
@@ -51,10 +51,10 @@ public:
       return {0, e};
     }
     std::vector<double> times;
-    times.reserve(start_.size());
-    for (std::size_t i = 0; i < start_.size(); ++i) {
+    times.reserve(static_cast<std::size_t>(events_.size()));
+    for (int i = 0; i < events_.size(); ++i) {
       float ms = 0;
-      if (const cudaError_t e = cudaEventElapsedTime(&ms, start_[i].get(), end_[i].get());
+      if (const cudaError_t e = cudaEventElapsedTime(&ms, events_.start(i), events_.end(i));
           e != cudaSuccess) {
         return {0, e};
       }
@@ -64,8 +64,7 @@ public:
   }
 
 private:
-  std::vector<cuda_event> start_;
-  std::vector<cuda_event> end_;
+  event_pairs events_;
 };
 
 } // namespace

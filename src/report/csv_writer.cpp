@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "kerntime/report.hpp"
+#include "report/detail/stopping_text.hpp"
 #include "report/detail/telemetry_summary.hpp"
 #include "report/detail/text.hpp"
 #include "report/detail/units.hpp"
@@ -71,7 +72,7 @@ std::vector<std::string> result_cells(const benchmark_run& run) {
   cells.push_back(std::to_string(s.count));
   cells.push_back(std::to_string(r.trials.size()));
   const auto& stop = r.stopping;
-  cells.emplace_back(r.protocol_used.stop_at_ci ? "stop_at_ci" : "fixed");
+  cells.emplace_back(detail::stopping_rule_name(r.protocol_used));
   cells.emplace_back(to_string(stop.reason));
   cells.push_back(stop.median_interval ? detail::fixed_ms(stop.median_interval->low) : "");
   cells.push_back(stop.median_interval ? detail::fixed_ms(stop.median_interval->high) : "");

@@ -140,13 +140,13 @@ private:
         }
       }
     }
-    print_properties(out, suite, "    ");
+    out << detail::xml_properties(suite, "    ");
     for (const auto& run : runs) {
       out << R"(    <testcase classname=")" << xml_escape(run.benchmark) << R"(" name=")"
           << xml_escape(run.state_name) << R"(" time=")"
           << fmt::format("{:.3f}", testcase_seconds(run)) << "\">\n";
       if (family_ == junit_family::xunit1) {
-        print_properties(out, properties_of(run), "      ");
+        out << detail::xml_properties(properties_of(run), "      ");
       }
       if (run.status == run_status::failed) {
         out << R"(      <failure message=")" << xml_escape(run.message) << R"(" type=")"
@@ -167,19 +167,6 @@ private:
       return run.wall_seconds;
     }
     return run.result ? run.result->wall_seconds : 0.0;
-  }
-
-  static void print_properties(std::ostream& out, const property_list& properties,
-                               const std::string& indent) {
-    if (properties.empty()) {
-      return;
-    }
-    out << indent << "<properties>\n";
-    for (const auto& [name, value] : properties) {
-      out << indent << R"(  <property name=")" << detail::xml_escape(name) << R"(" value=")"
-          << detail::xml_escape(value) << "\"/>\n";
-    }
-    out << indent << "</properties>\n";
   }
 
   junit_family family_;

@@ -1,5 +1,6 @@
 #include "report/detail/result_json.hpp"
 
+#include "report/detail/stopping_text.hpp"
 #include "report/detail/text.hpp"
 
 namespace kerntime::detail {
@@ -72,7 +73,7 @@ json stopping_to_json(const protocol& p, const stopping_summary& s) {
                 {"high_ns", s.median_interval->high},
                 {"confidence", s.median_interval->confidence}};
   }
-  return {{"rule", p.stop_at_ci ? "stop_at_ci" : "fixed"},
+  return {{"rule", std::string(stopping_rule_name(p))},
           {"trials", s.trials},
           {"stopped_because", std::string(to_string(s.reason))},
           {"median_interval", std::move(interval)},

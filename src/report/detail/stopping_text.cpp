@@ -21,6 +21,10 @@ std::string reason_text(stop_reason reason) {
 
 } // namespace
 
+std::string_view stopping_rule_name(const protocol& p) {
+  return p.stop_at_ci ? "stop_at_ci" : "fixed";
+}
+
 bool adaptive_stopping(const protocol& p) {
   return p.stop_at_ci.has_value() || p.warmup_auto;
 }
@@ -28,7 +32,8 @@ bool adaptive_stopping(const protocol& p) {
 std::string describe_stopping(const measurement_result& r) {
   const protocol& p = r.protocol_used;
   const stopping_summary& s = r.stopping;
-  std::string text = p.stop_at_ci ? fmt::format("stop_at_ci ±{} %: ", *p.stop_at_ci) : "fixed: ";
+  std::string text(stopping_rule_name(p));
+  text += p.stop_at_ci ? fmt::format(" ±{} %: ", *p.stop_at_ci) : ": ";
   text += fmt::format("{} trials{}", s.trials, reason_text(s.reason));
   text += s.half_width ? fmt::format(" (median within ±{:.2f} %)", *s.half_width * 100)
                        : " (no 95 % interval of the median: it needs 6 trials)";

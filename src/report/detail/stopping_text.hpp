@@ -11,6 +11,9 @@ namespace kerntime::detail {
 
 [[nodiscard]] std::string describe_stopping(const measurement_result& r);
 
+// "fixed" or "stop_at_ci": the rule's name in every report.
+[[nodiscard]] std::string_view stopping_rule_name(const protocol& p);
+
 // True when the run used a rule other than the fixed protocol's (then markdown shows the line).
 [[nodiscard]] bool adaptive_stopping(const protocol& p);
 

@@ -1,5 +1,7 @@
 #include "report/detail/text.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <optional>
 #include <vector>
@@ -282,6 +284,20 @@ std::string csv_field(std::string_view raw) {
 
 std::string error_kind_text(const benchmark_run& run) {
   return run.error ? std::string(to_string(*run.error)) : std::string();
+}
+
+std::string xml_properties(const std::vector<std::pair<std::string, std::string>>& properties,
+                           std::string_view indent) {
+  if (properties.empty()) {
+    return {};
+  }
+  std::string out = fmt::format("{}<properties>\n", indent);
+  for (const auto& [name, value] : properties) {
+    out += fmt::format("{}  <property name=\"{}\" value=\"{}\"/>\n", indent, xml_escape(name),
+                       xml_escape(value));
+  }
+  out += fmt::format("{}</properties>\n", indent);
+  return out;
 }
 
 } // namespace kerntime::detail

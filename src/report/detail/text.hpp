@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "kerntime/report.hpp"
 
@@ -36,6 +38,12 @@ namespace kerntime::detail {
 // character references (attribute normalisation would otherwise eat them), and the control
 // characters XML 1.0 forbids replaced by U+FFFD.
 [[nodiscard]] std::string xml_escape(std::string_view text);
+
+// A JUnit <properties> block, one <property> per pair (repeated names allowed), each line
+// starting with `indent`; empty when there are none.
+[[nodiscard]] std::string
+xml_properties(const std::vector<std::pair<std::string, std::string>>& properties,
+               std::string_view indent);
 
 // One RFC 4180 field: quoted when it holds a comma, a quote, CR, LF or edge spaces; quotes doubled.
 [[nodiscard]] std::string csv_field(std::string_view text);
