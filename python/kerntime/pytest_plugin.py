@@ -19,6 +19,10 @@ With ``--kerntime-baseline FILE`` (a kerntime JSON of an earlier session), each 
 are compared with the baseline's as soon as the test has run (kerntime compare, baseline.py):
 the verdict, ratio and interval become properties, a summary follows the session, and
 ``--kerntime-fail-on-regression`` fails a test that got slower.
+
+Under pytest-xdist (``-n N``) each worker measures on its own GPU and compares its own tests; the
+controller gathers every worker's results into the session's reports and the baseline summary
+(xdist_workers.py).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from typing import Any, Callable, List, Optional, Tuple
 
 import pytest
 
-from . import session_report
+from . import session_report, xdist_workers
 from .baseline import Baseline
 from .bench_function import bench
 from . import errors
@@ -38,6 +42,8 @@ from .session_report import RecordedResult
 _recorded_key = pytest.StashKey[List[RecordedResult]]()
 _baseline_key = pytest.StashKey[Optional[Baseline]]()
 _bench_key = pytest.StashKey["TestBench"]()  # a test's kerntime_bench, for its reports
+_device_key = pytest.StashKey[Optional[int]]()  # a pytest-xdist worker's device, if it chose one
+_gathered_key = pytest.StashKey[xdist_workers.Gathered]()  # pytest-xdist's controller only
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -61,8 +67,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="with --kerntime-baseline: the intervals are 1 - A (default 0.05)")
 
 
+# tryfirst: a conftest that picks the worker's device itself runs after, and has the last word.
+@pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[_recorded_key] = []
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker, starting
+        config.stash[_device_key] = xdist_workers.choose_device(config.workerinput["workerid"])
     path = config.getoption("kerntime_baseline")
     if config.getoption("kerntime_fail_on_regression") and not path:
         raise pytest.UsageError("--kerntime-fail-on-regression compares with a baseline: pass "
@@ -204,10 +214,60 @@ def _command_line(config: pytest.Config) -> str:
     return " ".join(["pytest", *map(str, config.invocation_params.args)])
 
 
+def _reports_asked(config: pytest.Config) -> bool:
+    return any(config.getoption(option) for option in
+               ("kerntime_json", "kerntime_md", "kerntime_baseline"))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # Before pytest-xdist starts its workers (its sessionstart is trylast), so a refusal here
+    # leaves none behind.
+    config = session.config
+    if not config.pluginmanager.has_plugin("dsession"):  # not pytest-xdist's controller
+        return
+    unavailable = xdist_workers.reader_unavailable()
+    if unavailable:
+        if _reports_asked(config):
+            raise pytest.UsageError(f"kerntime under pytest-xdist: {unavailable}")
+        return  # nothing to gather into: the workers' JUnit properties are all there is
+    config.stash[_gathered_key] = xdist_workers.Gathered()
+
+
+# pytest-xdist's controller hooks (optional: without pytest-xdist they are never called).
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: Any, ids: List[str]) -> None:
+    gathered = node.config.stash.get(_gathered_key, None)
+    if gathered is not None:
+        gathered.collected(ids)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodeready(node: Any) -> None:
+    gathered = node.config.stash.get(_gathered_key, None)
+    if gathered is not None:
+        gathered.start(node.gateway.id)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    gathered = node.config.stash.get(_gathered_key, None)
+    if gathered is not None:
+        gathered.hand_back(node.gateway.id, getattr(node, "workeroutput", None))
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     config = session.config
-    if hasattr(config, "workerinput"):
-        return  # a pytest-xdist worker: its results are not gathered into one report
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: its results go to the controller
+        config.workeroutput[xdist_workers.OUTPUT_KEY] = xdist_workers.worker_output(
+            config.stash[_recorded_key], config.stash.get(_device_key, None))
+        return
+    gathered = config.stash.get(_gathered_key, None)
+    if gathered is not None:  # pytest-xdist's controller: the session's results are the workers'
+        config.stash[_recorded_key] = gathered.results()
+        baseline = config.stash.get(_baseline_key, None)
+        if baseline is not None:  # the same compare as the workers', for the one summary
+            for test in session_report.by_test(config.stash[_recorded_key]):
+                baseline.compare_test(test)
     json_path = config.getoption("kerntime_json")
     markdown_path = config.getoption("kerntime_md")
     if json_path or markdown_path:
@@ -222,13 +282,18 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
                  if p]
         where = f", written to {', '.join(paths)}" if paths else ""
         terminalreporter.write_line(f"kerntime: {len(recorded)} results{where}")
+    gathered = config.stash.get(_gathered_key, None)
+    if gathered is not None:
+        devices = gathered.device_line()
+        if devices:
+            terminalreporter.write_line(f"kerntime: pytest-xdist workers {devices}")
+        for worker in gathered.missing():
+            terminalreporter.write_line(
+                f"kerntime: pytest-xdist worker {worker} handed back no results (it crashed, or "
+                f"the session stopped first): they are missing from the reports", red=True)
     baseline = config.stash.get(_baseline_key, None)
     if baseline is None:
         return
     terminalreporter.write_sep("-", "kerntime compared with the baseline")
-    if config.pluginmanager.has_plugin("dsession"):  # pytest-xdist's controller
-        terminalreporter.write_line("under pytest-xdist each worker compares its own tests: the "
-                                    "verdicts are in the JUnit properties")
-        return
     for line, regression in baseline.summary(recorded):
         terminalreporter.write_line(line, red=regression)

@@ -3,7 +3,9 @@ the end as kerntime JSON and as markdown.
 
 The JSON and the per-result details come from the C++ report writers (one serialisation for the
 whole project); this module adds only the summary table the plugin owns: one row per result,
-grouped by test, with each baseline next to its test's main result and their ratio.
+grouped by test, with each baseline next to its test's main result and their ratio. The JSON is
+also how results travel between processes (pytest-xdist's workers, xdist_workers.py): read_json
+is render_json's inverse, through the C++ reader.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import datetime
 import os
 import socket
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import _kerntime
 from .result import Result
@@ -67,6 +69,42 @@ def benchmark_run(recorded: RecordedResult) -> "_kerntime.BenchmarkRun":
     return run
 
 
+def recorded_result(run: "_kerntime.BenchmarkRun") -> RecordedResult:
+    """A result read back from kerntime JSON: benchmark_run's inverse (the ratio aside, which
+    read_json sets)."""
+    axes = dict(run.axes)
+    role = axes.get("role", "")
+    result = Result(run.result) if run.result is not None else None
+    return RecordedResult(run.benchmark, axes.get("result", ""), role == "baseline",
+                          role == "main", result, run.error_kind, run.message)
+
+
+def read_json(json_text: str, source: str) -> List[RecordedResult]:
+    """The results of a render_json text, read back by the C++ reader (``source`` names the text
+    in its errors), each baseline with its ratio to its test's main result."""
+    recorded = [recorded_result(run) for run in _kerntime.parse_result_set(json_text, source).runs]
+    for results in by_test(recorded):
+        ratios(results)
+    return recorded
+
+
+def by_test(recorded: Sequence[RecordedResult]) -> List[List[RecordedResult]]:
+    """The results grouped by test, tests in the order they first appear."""
+    tests: Dict[str, List[RecordedResult]] = {}
+    for r in recorded:
+        tests.setdefault(r.test, []).append(r)
+    return list(tests.values())
+
+
+def in_test_order(recorded: Sequence[RecordedResult],
+                  test_ids: Sequence[str]) -> List[RecordedResult]:
+    """The results with their tests in the order of ``test_ids`` (pytest's collection order);
+    a test not among them comes after those, by id. A test's own results keep their order."""
+    rank = {test: index for index, test in enumerate(test_ids)}
+    return sorted(recorded, key=lambda r: (0, rank[r.test], "") if r.test in rank
+                  else (1, 0, r.test))
+
+
 def _context(recorded: Iterable[RecordedResult], command_line: str) -> "_kerntime.RunContext":
     context = _kerntime.RunContext()
     context.kerntime_version = _kerntime.__version__
@@ -85,20 +123,26 @@ def _cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
+def _gpu(result: Result) -> str:
+    # The markdown names no device elsewhere, and under pytest-xdist results come from several.
+    return _cell(f"{result.device.ordinal}: {result.device.name}")
+
+
 def summary_table(recorded: Sequence[RecordedResult]) -> str:
     lines = [
-        "| test | result | latency (ms) | stdev (ms) | timer | main / baseline |",
-        "|---|---|---:|---:|---|---:|",
+        "| test | result | latency (ms) | stdev (ms) | timer | GPU | main / baseline |",
+        "|---|---|---:|---:|---|---|---:|",
     ]
     for r in recorded:
         label = r.label + (" (baseline)" if r.baseline and r.label != "baseline" else "")
         if r.result is None:
             lines.append(f"| {_cell(r.test)} | {_cell(label)} | failed: "
-                         f"{_cell(r.error_kind + ': ' + r.message)} | | | |")
+                         f"{_cell(r.error_kind + ': ' + r.message)} | | | | |")
             continue
         ratio = f"{r.ratio:.3f}" if r.ratio is not None else ""
         lines.append(f"| {_cell(r.test)} | {_cell(label)} | {r.result.latency_ms:.4f} | "
-                     f"{r.result.stdev_ms:.4f} | {r.result.timing_backend} | {ratio} |")
+                     f"{r.result.stdev_ms:.4f} | {r.result.timing_backend} | {_gpu(r.result)} | "
+                     f"{ratio} |")
     return "\n".join(lines) + "\n"
 
 
