@@ -20,6 +20,10 @@ enum class error_kind {
   measurement_invalid, // the timer's records cannot be trusted
   no_measurement,      // a benchmark returned without measuring or skipping
   other,               // an exception that is not one of kerntime's
+  // Recorded by the supervisor of `kerntime run` (a worker process runs the states):
+  cuda_fault, // the state left the CUDA context unusable (a sticky error); a fresh worker went on
+  crashed,    // the worker process died during the state (a signal or an exit)
+  timed_out,  // the state ran past --state-timeout and its worker was killed
 };
 // "invalid_argument", ..., "no_measurement"; `other` is "error".
 [[nodiscard]] std::string_view to_string(error_kind k);

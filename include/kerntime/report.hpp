@@ -28,6 +28,16 @@ enum class run_status { ok, failed, skipped };
 make_state_name(std::string_view benchmark,
                 std::span<const std::pair<std::string, std::string>> axes);
 
+// The GPU a state ran on. `ordinal` numbers the devices as the command saw them (--devices, the
+// CUDA runtime's order under the CUDA_VISIBLE_DEVICES it was started with); `uuid` names the
+// physical GPU ("GPU-8c3f…", as nvidia-smi prints it) and `host` the machine.
+struct run_device {
+  std::string host;
+  int ordinal = 0;
+  std::string name;
+  std::string uuid;
+};
+
 // One state of one benchmark: what happened when it ran.
 struct benchmark_run {
   std::string benchmark;                                 // e.g. "gemm_bf16"
@@ -40,6 +50,16 @@ struct benchmark_run {
   std::optional<double> flops;              // per iteration, when the benchmark declared them
   std::optional<double> bytes;              // read + written per iteration, when declared
   double wall_seconds = 0; // host wall time of the state, set-up and failures included
+  std::optional<run_device> device;     // absent when the state never reached a device
+  std::optional<std::size_t> plan_index; // the state's place in the full plan (all shards)
+};
+
+// One slice of a plan: `kerntime run --shard INDEX/COUNT` runs the states whose plan index
+// modulo COUNT is INDEX.
+struct shard_spec {
+  int index = 0;
+  int count = 1;
+  friend bool operator==(const shard_spec&, const shard_spec&) = default;
 };
 
 // Facts about the whole run, shared by every benchmark in it.
@@ -50,6 +70,8 @@ struct run_context {
   std::string date; // ISO 8601, UTC
   std::optional<device_info> device;
   device_telemetry telemetry;
+  std::optional<shard_spec> shard;         // the run covered this slice of the plan
+  std::optional<std::size_t> plan_states;  // states in the full plan (every shard)
 };
 
 // A writer renders all runs of one invocation into one stream (print_* calls do_*).
@@ -101,6 +123,12 @@ struct result_set {
 // kerntime::invalid_argument naming the file (`source`) and what is wrong with it.
 [[nodiscard]] result_set read_result_set(const std::filesystem::path& path);
 [[nodiscard]] result_set parse_result_set(std::string_view json_text, std::string_view source);
+
+// One run as one line of JSON (an element of the schema's "runs", no newline), and back: how a
+// worker process streams each state's result to the supervisor of `kerntime run`.
+[[nodiscard]] std::string run_to_json_line(const benchmark_run& run);
+// Throws kerntime::invalid_argument naming `source` when the text is not such a run.
+[[nodiscard]] benchmark_run parse_run_json(std::string_view json_text, std::string_view source);
 
 // The kerntime JSON of one measurement (the "result" object of the schema), for the Python module.
 [[nodiscard]] std::string to_json(const measurement_result& result);

@@ -39,6 +39,9 @@ struct exception_classes {
       return device_unavailable;
     case error_kind::no_measurement:
     case error_kind::other:
+    case error_kind::cuda_fault: // recorded by the command line's supervisor, never raised
+    case error_kind::crashed:
+    case error_kind::timed_out:
       break;
     }
     return error;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cstdlib>
 #include <map>
 #include <ostream>
 
@@ -13,14 +14,22 @@
 #include "cli/compare_command.hpp"
 #include "cli/device_listing.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/device_selection.hpp"
 #include "cli/input_text.hpp"
+#include "cli/merge_command.hpp"
 #include "cli/output_paths.hpp"
+#include "cli/report_files.hpp"
 #include "cli/run_context.hpp"
 #include "cli/state_plan.hpp"
 #include "cli/state_runner.hpp"
+#include "cli/supervised_run.hpp"
 #include "cli/value_checks.hpp"
+#include "cli/worker_loop.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/report.hpp"
+#include "supervise/plan_listing.hpp"
+#include "supervise/shard.hpp"
+#include "supervise/worker_process.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -29,6 +38,7 @@ namespace {
 struct selection_flags {
   std::optional<std::string> filter;
   std::vector<std::string> axis_specs;
+  std::optional<std::string> shard; // "INDEX/COUNT"
 };
 
 // The run command's flags: the protocol as typed, then the report files.
@@ -40,10 +50,13 @@ struct run_flags {
   double stop_at_ci = 0;
   long long max_trials = 0;
   double max_time_s = 0;
-  std::map<std::string, std::string> files; // report file by flag ("--json")
-  std::string baseline;                     // compare the run with this kerntime JSON
-  std::string junit_family = std::string(to_string(junit_family::xunit1));
+  report_file_flags reports;
+  std::string baseline; // compare the run with this kerntime JSON
   bool quiet = false;
+  // How the states run: worker processes (on these devices), or this process.
+  std::optional<std::string> devices;
+  double state_timeout_s = 600;
+  bool no_isolation = false;
 };
 
 // The protocol's settings as the command line spells them, for its flags and its messages.
@@ -90,6 +103,9 @@ void add_selection_options(CLI::App& command, selection_flags& flags) {
                   "NAME[pow2]=[FIRST:LAST:STEP] (exponents); repeat for several axes")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command.add_option("--shard", flags.shard,
+                     "Only slice INDEX of COUNT of the plan (INDEX/COUNT, from 0): the states whose "
+                     "plan index modulo COUNT is INDEX, e.g. --shard $SLURM_ARRAY_TASK_ID/8");
 }
 
 std::string flag(std::string_view name) {
@@ -138,19 +154,21 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
       ->capture_default_str();
   run.add_flag(flag(n.discard_throttled), p.discard_throttled,
                "Re-run throttled trials after a short pause (at most 3 re-runs in all)");
-  for (const auto& format : report_formats()) {
-    if (!format.flag.empty()) {
-      run.add_option(flag(format.flag), flags.files[std::string(format.flag)],
-                     std::string(format.description));
-    }
-  }
-  run.add_option("--junit-family", flags.junit_family,
-                 "JUnit flavour: xunit1 (properties in each testcase, as pytest writes) or xunit2 "
-                 "(valid against Jenkins' junit-10.xsd: properties on the testsuite)")
-      ->capture_default_str();
+  add_report_file_options(run, flags.reports);
   run.add_option("--baseline", flags.baseline,
                  "Compare the run with this kerntime JSON and exit 1 if a state got slower "
-                 "(kerntime compare's rules, docs/compare.md)");
+                 "(kerntime compare's rules, docs/compare.md); its times also order the queue, "
+                 "longest first");
+  run.add_option("--devices", flags.devices,
+                 "Measure on these GPUs in parallel, one worker process each: all, or numbers "
+                 "such as 0,2,3 (kerntime info lists them)");
+  run.add_option("--state-timeout", flags.state_timeout_s,
+                 "Seconds a state may run before its worker is killed and the state recorded as "
+                 "timed_out")
+      ->capture_default_str();
+  run.add_flag("--no-isolation", flags.no_isolation,
+               "Run the states in this process, not in a worker (for debuggers); a CUDA fault "
+               "then fails every later state");
   run.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
 }
 
@@ -206,83 +224,139 @@ std::string axis_values_text(const axis& a) {
   return text;
 }
 
-int list_states(const state_plan& plan, std::ostream& out) {
+// The plan indices a command covers: all, or its shard's.
+std::vector<std::size_t> selected_indices(const state_plan& plan,
+                                          const std::optional<shard_spec>& shard) {
+  if (shard) {
+    return shard_indices(plan.states.size(), *shard);
+  }
+  std::vector<std::size_t> all(plan.states.size());
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    all[i] = i;
+  }
+  return all;
+}
+
+int list_states(const state_plan& plan, const std::optional<shard_spec>& shard,
+                std::ostream& out) {
+  const auto indices = selected_indices(plan, shard);
+  std::vector<bool> selected(plan.states.size(), false);
+  for (const auto i : indices) {
+    selected[i] = true;
+  }
   for (const auto& b : plan.benchmarks) {
     out << b.registered->name() << '\n';
     for (const auto& a : b.axes) {
       out << fmt::format("  axis {} ({}{}): {}\n", a.name, to_string(a.kind()),
                          a.power_of_two() ? ", powers of two" : "", axis_values_text(a));
     }
-    for (const auto& s : plan.states) {
-      if (s.registered == b.registered) {
-        out << "  state " << s.name << '\n';
+    for (std::size_t i = 0; i < plan.states.size(); ++i) {
+      if (selected[i] && plan.states[i].registered == b.registered) {
+        out << "  state " << plan.states[i].name << '\n';
       }
     }
   }
-  out << fmt::format("{} benchmarks, {} states\n", plan.benchmarks.size(), plan.states.size());
+  if (shard) {
+    out << fmt::format("{} benchmarks, {} states; shard {}/{} holds {}\n", plan.benchmarks.size(),
+                       plan.states.size(), shard->index, shard->count, indices.size());
+  } else {
+    out << fmt::format("{} benchmarks, {} states\n", plan.benchmarks.size(), plan.states.size());
+  }
   return exit_ok;
 }
 
-struct report_file {
-  const report_format* format;
-  std::string path;
-};
+std::optional<shard_spec> shard_of(const selection_flags& flags) {
+  return flags.shard ? std::optional<shard_spec>(parse_shard(*flags.shard)) : std::nullopt;
+}
 
-std::vector<report_file> requested_files(const run_flags& flags) {
-  std::vector<report_file> files;
-  for (const auto& format : report_formats()) {
-    const auto given = flags.files.find(std::string(format.flag));
-    if (given != flags.files.end() && !given->second.empty()) {
-      files.push_back({&format, given->second});
-    }
+// `list --json [FILE]`: the plan (or the shard's slice of it) for scripts.
+int list_plan_json(const state_plan& plan, const std::optional<shard_spec>& shard,
+                   const std::string& path, std::ostream& out) {
+  plan_listing listing;
+  listing.kerntime_version = KERNTIME_VERSION;
+  listing.shard = shard;
+  listing.plan_states = plan.states.size();
+  for (const auto i : selected_indices(plan, shard)) {
+    const auto& s = plan.states[i];
+    listing.states.push_back({i, s.name, s.registered->name()});
   }
-  return files;
+  if (path.empty() || path == "-") {
+    out << plan_to_json(listing);
+  } else {
+    check_output_paths({{"--json", path}});
+    write_file_atomically(path, [&](std::ostream& file) { file << plan_to_json(listing); });
+  }
+  return exit_ok;
+}
+
+std::string worker_start_summary(const supervision_summary& summary) {
+  double total = 0;
+  for (const double s : summary.worker_ready_seconds) {
+    total += s;
+  }
+  return fmt::format("{} worker process{} ({:.2f} s to start in all), {} fault{}",
+                     summary.workers_started, summary.workers_started == 1 ? "" : "es", total,
+                     summary.faults, summary.faults == 1 ? "" : "s");
+}
+
+// The states themselves: in worker processes under a supervisor, or in this process.
+std::vector<benchmark_run> measure_states(const std::vector<std::string>& args,
+                                          const state_plan& plan,
+                                          const std::vector<std::size_t>& indices,
+                                          const protocol& p, const run_flags& flags,
+                                          const std::vector<result_set>& earlier,
+                                          const cli_environment& env) {
+  auto& err = *env.err;
+  std::ostream* progress = env.err_is_terminal ? &err : nullptr;
+  if (flags.no_isolation || env.worker_program.empty()) {
+    return run_states(plan.states, indices, p, read_run_device(0), progress);
+  }
+  supervision_request request;
+  request.program = env.worker_program;
+  request.args = args;
+  request.state_timeout_s = flags.state_timeout_s;
+  request.earlier = earlier;
+  if (flags.devices) {
+    request.devices = parse_devices(*flags.devices, count_devices());
+  }
+  supervision_summary summary;
+  auto runs = run_supervised(plan.states, indices, request, progress, err, summary);
+  if (env.err_is_terminal || summary.faults > 0) {
+    err << "kerntime: " << worker_start_summary(summary) << '\n';
+  }
+  return runs;
 }
 
 int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan, const protocol& p,
-                   const run_flags& flags, const cli_environment& env) {
+                   const run_flags& flags, const std::optional<shard_spec>& shard,
+                   const cli_environment& env) {
   auto& out = *env.out;
   auto& err = *env.err;
-  const auto files = requested_files(flags);
-  const junit_family family = junit_family_flag(
-      flags.junit_family, std::any_of(files.begin(), files.end(), [](const report_file& f) {
-        return f.format->name == "junit";
-      }));
-  std::vector<output_path> paths;
-  paths.reserve(files.size());
-  for (const auto& f : files) {
-    paths.push_back({std::string(f.format->flag), f.path});
-  }
-  check_output_paths(paths);
+  const report_plan reports = plan_report_files(flags.reports);
   // Read before running: a baseline that cannot be read must not cost a whole run.
   std::vector<result_set> baseline;
   if (!flags.baseline.empty()) {
     baseline.push_back(read_result_set(flags.baseline));
+  }
+  if (const int count = count_devices(); flags.devices && count > 0) {
+    (void)parse_devices(*flags.devices, count); // bad input before anything starts
   }
   if (auto problem = env.find_device_problem()) {
     err << "kerntime: " << *problem << '\n';
     return exit_no_device;
   }
 
-  const auto runs = run_states(plan.states, p, env.err_is_terminal ? &err : nullptr);
-  const auto context = make_run_context(args, runs);
+  const auto indices = selected_indices(plan, shard);
+  const auto runs = measure_states(args, plan, indices, p, flags, baseline, env);
+  auto context = make_run_context(args, runs);
+  context.shard = shard;
+  context.plan_states = plan.states.size();
   if (!flags.quiet) {
     make_markdown_writer()->print(out, context, runs);
     out << std::flush;
   }
-  int exit_code = exit_ok;
-  for (const auto& f : files) {
-    try {
-      const auto writer =
-          f.format->name == "junit" ? make_junit_writer(family) : f.format->make_writer();
-      write_file_atomically(f.path,
-                            [&](std::ostream& file) { writer->print(file, context, runs); });
-    } catch (const std::exception& e) {
-      err << "kerntime: error: " << f.format->flag << ' ' << f.path
-          << " was not written: " << one_line(e.what()) << '\n';
-      exit_code = exit_benchmark_failed;
-    }
-  }
+  int exit_code =
+      write_report_files(reports, context, runs, err) ? exit_ok : exit_benchmark_failed;
   const auto failed = std::count_if(runs.begin(), runs.end(), [](const benchmark_run& r) {
     return r.status == run_status::failed;
   });
@@ -330,11 +404,21 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   add_run_options(*run, flags, flush_bytes);
   auto* list = app.add_subcommand("list", "List the benchmarks, their axes and their states");
   add_selection_options(*list, list_selection);
+  std::optional<std::string> list_json;
+  list->add_option("--json", list_json,
+                   "Write the plan as JSON (plan index, state, benchmark) to this file, or - for "
+                   "stdout")
+      ->expected(0, 1)
+      ->default_str("-");
   auto* info = app.add_subcommand("info", "Show the CUDA devices and whether CUPTI is usable");
   compare_flags compare_settings;
   auto* compare = app.add_subcommand(
       "compare", "Compare two runs' results per state (exit 1 when something got slower)");
   add_compare_options(*compare, compare_settings);
+  merge_flags merge_settings;
+  auto* merge = app.add_subcommand(
+      "merge", "Join the result files of a sharded run (run --shard) into one set of reports");
+  add_merge_options(*merge, merge_settings);
   check_every_value(app);
 
   std::vector<const char*> argv;
@@ -381,18 +465,37 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
       return print_device_listing(out, err);
     }
     if (*list) {
-      return list_states(make_plan(registry, list_selection), out);
+      const auto shard = shard_of(list_selection);
+      const auto plan = make_plan(registry, list_selection);
+      if (list->count("--json") > 0) {
+        return list_plan_json(plan, shard, list_json.value_or("-"), out);
+      }
+      return list_states(plan, shard, out);
     }
     if (*compare) {
       return run_compare(compare_settings, env);
+    }
+    if (*merge) {
+      return run_merge(merge_settings, args, env);
     }
     if (run->count(flag(flag_names.flush_bytes)) > 0) {
       flags.protocol.flush_bytes = flush_bytes;
     }
     read_typed_settings(*run, flags);
     const protocol p = parse_protocol(flags.protocol, flag_names);
+    const auto shard = shard_of(run_selection);
+    if (!(flags.state_timeout_s > 0)) {
+      throw invalid_argument(fmt::format("--state-timeout {:g}: give a number of seconds above 0, "
+                                         "e.g. --state-timeout 600",
+                                         flags.state_timeout_s));
+    }
     const state_plan plan = make_plan(registry, run_selection);
-    return run_benchmarks(args, plan, p, flags, env);
+    if (const char* channel = std::getenv(worker_channel_variable)) {
+      const std::string text = channel;
+      ::unsetenv(worker_channel_variable); // not for the benchmarks' own child processes
+      return serve_as_worker(text, plan.states, p, env);
+    }
+    return run_benchmarks(args, plan, p, flags, shard, env);
   } catch (const invalid_argument& e) {
     err << "kerntime: error: " << one_line(e.what()) << '\n';
     return exit_bad_input;

@@ -1,5 +1,6 @@
 #pragma once
-// The kerntime command line: `run`, `list` and `info` over a registry of benchmarks. Separate
+// The kerntime command line: `run`, `list`, `info`, `compare` and `merge` over a registry of
+// benchmarks. Separate
 // from main so tests run the real command in-process with their own registry and streams.
 
 #include <functional>
@@ -19,6 +20,9 @@ struct cli_environment {
   bool err_is_terminal = false; // progress lines only for a person watching
   // nullopt when a CUDA device can be used; otherwise the line to print.
   std::function<std::optional<std::string>()> find_device_problem = find_cuda_device_problem;
+  // The program `run` starts for its worker processes (this program; kerntime's own main sets
+  // it). Empty: the states run in this process, as with --no-isolation.
+  std::string worker_program;
 };
 
 // `args` includes the program name first, as argv does. Returns the exit code (exit_codes.hpp).

@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <filesystem>
 #include <iostream>
 
 #include "cli/command_line.hpp"
@@ -13,6 +14,9 @@ int run_command_line(int argc, const char* const* argv) {
   environment.out = &std::cout;
   environment.err = &std::cerr;
   environment.err_is_terminal = ::isatty(STDERR_FILENO) == 1;
+  // `run` starts this same program for its workers.
+  std::error_code ignored;
+  environment.worker_program = std::filesystem::read_symlink("/proc/self/exe", ignored).string();
   try {
     return detail::run_command_line(args, benchmark_registry::global(), environment);
   } catch (const std::exception& e) {

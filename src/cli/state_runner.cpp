@@ -54,7 +54,7 @@ benchmark_run run_one(const planned_state& planned, const protocol& p) {
   }
   // An error such as a bad launch configuration stays pending in the runtime until read; read it
   // here so it is charged to this state, not to the next one. A sticky error (illegal address)
-  // stays, and every later state fails with its own message.
+  // stays: context_unusable() tells.
   if (run.status == run_status::failed) {
     (void)cudaGetLastError();
   }
@@ -63,19 +63,40 @@ benchmark_run run_one(const planned_state& planned, const protocol& p) {
 
 } // namespace
 
-std::vector<benchmark_run> run_states(const std::vector<planned_state>& states, const protocol& p,
+benchmark_run run_state(const std::vector<planned_state>& plan, std::size_t plan_index,
+                        const protocol& p) {
+  const auto start = clock_type::now();
+  benchmark_run run = run_one(plan.at(plan_index), p);
+  run.wall_seconds = seconds_since(start);
+  run.plan_index = plan_index;
+  return run;
+}
+
+bool context_unusable() {
+  (void)cudaGetLastError();
+  if (cudaDeviceSynchronize() == cudaSuccess) {
+    return false;
+  }
+  (void)cudaGetLastError();
+  return cudaDeviceSynchronize() != cudaSuccess;
+}
+
+std::vector<benchmark_run> run_states(const std::vector<planned_state>& plan,
+                                      const std::vector<std::size_t>& plan_indices,
+                                      const protocol& p, const std::optional<run_device>& device,
                                       std::ostream* progress) {
   std::vector<benchmark_run> runs;
-  runs.reserve(states.size());
+  runs.reserve(plan_indices.size());
   const auto start = clock_type::now();
-  for (std::size_t i = 0; i < states.size(); ++i) {
+  for (std::size_t i = 0; i < plan_indices.size(); ++i) {
     const auto state_start = clock_type::now();
     if (progress) {
-      *progress << fmt::format("[{}/{}] {} ...", i + 1, states.size(), states[i].name)
+      *progress << fmt::format("[{}/{}] {} ...", i + 1, plan_indices.size(),
+                               plan.at(plan_indices[i]).name)
                 << std::flush;
     }
-    runs.push_back(run_one(states[i], p));
-    runs.back().wall_seconds = seconds_since(state_start);
+    runs.push_back(run_state(plan, plan_indices[i], p));
+    runs.back().device = device;
     if (progress) {
       *progress << fmt::format(" {} in {:.2f} s, {:.1f} s elapsed\n", to_string(runs.back().status),
                                seconds_since(state_start), seconds_since(start))

@@ -1,9 +1,12 @@
 #pragma once
-// Runs the planned states one after the other. A state that throws is recorded as failed and the
-// next one runs: one broken benchmark (even a CUDA fault that kills the context) never loses the
-// others' results.
+// Runs planned states in this process. A state that throws is recorded as failed and the next
+// one runs. Without a worker process (--no-isolation, the Python module) a CUDA fault that makes
+// the context unusable fails every later state too; the supervised run (supervised_run.hpp)
+// starts a fresh worker instead.
 
+#include <cstddef>
 #include <iosfwd>
+#include <optional>
 #include <vector>
 
 #include "cli/state_plan.hpp"
@@ -12,8 +15,19 @@
 
 namespace kerntime::detail {
 
+// One state: its record, with its wall time and plan index; never throws for the benchmark's
+// own errors.
+[[nodiscard]] benchmark_run run_state(const std::vector<planned_state>& plan,
+                                      std::size_t plan_index, const protocol& p);
+
+// Whether the CUDA context is unusable (a sticky error such as an illegal address): every call
+// returns the error again after it has been read.
+[[nodiscard]] bool context_unusable();
+
+// The states at `plan_indices`, one after the other, each record naming `device`.
 // `progress`: "[i/N] name ... ok in 0.4 s, 3.1 s elapsed" lines, only when it is a terminal.
-[[nodiscard]] std::vector<benchmark_run> run_states(const std::vector<planned_state>& states,
-                                                    const protocol& p, std::ostream* progress);
+[[nodiscard]] std::vector<benchmark_run>
+run_states(const std::vector<planned_state>& plan, const std::vector<std::size_t>& plan_indices,
+           const protocol& p, const std::optional<run_device>& device, std::ostream* progress);
 
 } // namespace kerntime::detail

@@ -28,6 +28,10 @@ std::unique_ptr<report_writer> make_json_writer() {
   return std::make_unique<json_writer>();
 }
 
+std::string run_to_json_line(const benchmark_run& run) {
+  return detail::dump(detail::run_to_json(run), -1);
+}
+
 std::string to_json(const measurement_result& result) {
   return detail::dump(detail::result_to_json(result), -1);
 }

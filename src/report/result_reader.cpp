@@ -259,6 +259,12 @@ benchmark_run run_of(const json& j) {
   run.flops = optional_of<double>(j, "flops_per_iteration");
   run.bytes = optional_of<double>(j, "bytes_per_iteration");
   run.wall_seconds = added_later<double>(j, "wall_seconds").value_or(0.0);
+  if (j.contains("device") && !j.at("device").is_null()) {
+    const json& d = j.at("device");
+    run.device = run_device{d.at("host").get<std::string>(), integer_of<int>(d, "ordinal"),
+                            d.at("name").get<std::string>(), d.at("uuid").get<std::string>()};
+  }
+  run.plan_index = added_later<std::size_t>(j, "plan_index");
   if (!j.at("result").is_null()) {
     run.result = result_of(j.at("result"));
   }
@@ -275,6 +281,16 @@ run_context context_of(const json& j) {
     c.device = device_of(j.at("device"));
   }
   c.telemetry = device_telemetry_of(j.at("telemetry"));
+  if (j.contains("shard") && !j.at("shard").is_null()) {
+    const json& s = j.at("shard");
+    c.shard = shard_spec{integer_of<int>(s, "index"), integer_of<int>(s, "count")};
+    if (c.shard->count < 1 || c.shard->index < 0 || c.shard->index >= c.shard->count) {
+      throw invalid_argument(fmt::format("shard {}/{} is not a shard: INDEX/COUNT needs "
+                                         "0 <= INDEX < COUNT",
+                                         c.shard->index, c.shard->count));
+    }
+  }
+  c.plan_states = added_later<std::size_t>(j, "plan_states");
   return c;
 }
 
@@ -310,6 +326,16 @@ result_set parse_result_set(std::string_view text, std::string_view source) {
     throw fail(e.what());
   } catch (const invalid_argument& e) {
     throw fail(e.what());
+  }
+}
+
+benchmark_run parse_run_json(std::string_view text, std::string_view source) {
+  try {
+    return run_of(json::parse(text));
+  } catch (const json::exception& e) {
+    throw invalid_argument(fmt::format("{} is not a kerntime run: {}", source, e.what()));
+  } catch (const invalid_argument& e) {
+    throw invalid_argument(fmt::format("{} is not a kerntime run: {}", source, e.what()));
   }
 }
 

@@ -86,7 +86,7 @@ constexpr name_table<verdict, 4> verdicts{{
     {verdict::same, "same"},
     {verdict::inconclusive, "inconclusive"},
 }};
-constexpr name_table<error_kind, 7> error_kinds{{
+constexpr name_table<error_kind, 10> error_kinds{{
     {error_kind::invalid_argument, "invalid_argument"},
     {error_kind::device_unavailable, "device_unavailable"},
     {error_kind::cupti_unavailable, "cupti_unavailable"},
@@ -94,6 +94,9 @@ constexpr name_table<error_kind, 7> error_kinds{{
     {error_kind::measurement_invalid, "measurement_invalid"},
     {error_kind::no_measurement, "no_measurement"},
     {error_kind::other, "error"},
+    {error_kind::cuda_fault, "cuda_fault"},
+    {error_kind::crashed, "crashed"},
+    {error_kind::timed_out, "timed_out"},
 }};
 
 } // namespace

@@ -107,6 +107,10 @@ json array_of(const std::vector<T>& items, Convert convert) {
   return out;
 }
 
+json run_device_to_json(const run_device& d) {
+  return {{"host", d.host}, {"ordinal", d.ordinal}, {"name", d.name}, {"uuid", d.uuid}};
+}
+
 } // namespace
 
 json device_to_json(const device_info& d) {
@@ -178,6 +182,8 @@ json run_to_json(const benchmark_run& run) {
           {"flops_per_iteration", optional_value(run.flops)},
           {"bytes_per_iteration", optional_value(run.bytes)},
           {"wall_seconds", run.wall_seconds},
+          {"device", run.device ? run_device_to_json(*run.device) : json(nullptr)},
+          {"plan_index", optional_value(run.plan_index)},
           {"result", run.result ? result_to_json(*run.result) : json(nullptr)}};
 }
 
@@ -187,7 +193,10 @@ json context_to_json(const run_context& c) {
           {"host_name", c.host_name},
           {"date", c.date},
           {"device", c.device ? device_to_json(*c.device) : json(nullptr)},
-          {"telemetry", device_telemetry_to_json(c.telemetry)}};
+          {"telemetry", device_telemetry_to_json(c.telemetry)},
+          {"shard", c.shard ? json{{"index", c.shard->index}, {"count", c.shard->count}}
+                            : json(nullptr)},
+          {"plan_states", optional_value(c.plan_states)}};
 }
 
 std::string dump(const json& value, int indent) {

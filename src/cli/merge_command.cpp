@@ -1,0 +1,111 @@
+#include "cli/merge_command.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli/exit_codes.hpp"
+#include "cli/run_context.hpp"
+#include "supervise/shard_merge.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw invalid_argument(fmt::format("cannot read {}: no such file, or not readable; give the "
+                                       "files written by kerntime run --shard I/N --json FILE",
+                                       path));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+int merge_plan_files(const std::vector<std::pair<std::string, std::string>>& texts,
+                     const merge_flags& flags, const merge_options& options,
+                     const cli_environment& env) {
+  std::vector<named_input<plan_listing>> plans;
+  for (const auto& [path, text] : texts) {
+    plans.push_back({path, parse_plan(text, path)});
+  }
+  const auto& files = flags.reports.files;
+  for (const auto& [flag, path] : files) {
+    if (flag != "--json" && !path.empty()) {
+      throw invalid_argument(fmt::format("{}: plans merge into a plan, which only --json writes; "
+                                         "merge the shards' results for other reports",
+                                         flag));
+    }
+  }
+  const plan_listing merged = merge_plans(plans, options);
+  const auto json = files.find("--json");
+  if (json != files.end() && !json->second.empty()) {
+    write_file_atomically(json->second,
+                          [&](std::ostream& out) { out << plan_to_json(merged); });
+  } else if (!flags.quiet) {
+    *env.out << plan_to_json(merged);
+  }
+  return exit_ok;
+}
+
+} // namespace
+
+void add_merge_options(CLI::App& merge, merge_flags& flags) {
+  merge.add_option("files", flags.inputs,
+                   "The shards' kerntime JSON files (or the plans of kerntime list --json)")
+      ->required();
+  add_report_file_options(merge, flags.reports);
+  merge.add_flag("--allow-partial", flags.allow_partial,
+                 "Merge although some shards are missing (they are named on stderr)");
+  merge.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
+}
+
+int run_merge(const merge_flags& flags, const std::vector<std::string>& args,
+              const cli_environment& env) {
+  std::vector<std::pair<std::string, std::string>> texts;
+  for (const auto& path : flags.inputs) {
+    texts.emplace_back(path, read_text(path));
+  }
+  const merge_options options{.allow_partial = flags.allow_partial,
+                              .command_line = command_line_text(args)};
+  const auto plans = std::count_if(texts.begin(), texts.end(),
+                                   [](const auto& t) { return looks_like_plan(t.second); });
+  if (plans > 0 && plans < static_cast<std::ptrdiff_t>(texts.size())) {
+    throw invalid_argument("some files are plans (kerntime list --json) and some are results: "
+                           "merge plans with plans, results with results");
+  }
+  if (plans > 0) {
+    return merge_plan_files(texts, flags, options, env);
+  }
+  const report_plan reports = plan_report_files(flags.reports);
+  std::vector<named_input<result_set>> sets;
+  for (const auto& [path, text] : texts) {
+    sets.push_back({path, parse_result_set(text, path)});
+  }
+  const result_set merged = merge_result_sets(sets, options);
+  if (!flags.quiet) {
+    make_markdown_writer()->print(*env.out, merged.context, merged.runs);
+    *env.out << std::flush;
+  }
+  int exit_code = write_report_files(reports, merged.context, merged.runs, *env.err)
+                      ? exit_ok
+                      : exit_benchmark_failed;
+  if (merged.context.plan_states && merged.runs.size() < *merged.context.plan_states) {
+    *env.err << fmt::format("kerntime: the merged results hold {} of the plan's {} states (a "
+                            "partial merge)\n",
+                            merged.runs.size(), *merged.context.plan_states);
+  }
+  const auto failed = std::count_if(merged.runs.begin(), merged.runs.end(),
+                                    [](const benchmark_run& r) { return r.status == run_status::failed; });
+  if (failed > 0) {
+    *env.err << fmt::format("kerntime: {} of {} states failed\n", failed, merged.runs.size());
+    exit_code = exit_benchmark_failed;
+  }
+  return exit_code;
+}
+
+} // namespace kerntime::detail

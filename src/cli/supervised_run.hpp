@@ -1,0 +1,30 @@
+#pragma once
+// `kerntime run` as a supervisor: the selected states go to worker processes of this same
+// program, one per device of --devices, through supervise/supervisor.hpp.
+
+#include <cstddef>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "cli/state_plan.hpp"
+#include "kerntime/report.hpp"
+#include "supervise/supervisor.hpp"
+
+namespace kerntime::detail {
+
+struct supervision_request {
+  std::string program;            // the executable the workers run (this program)
+  std::vector<std::string> args;  // the command line, program name first, as given
+  std::vector<int> devices;       // empty: one worker on the device this process would use
+  double state_timeout_s = 600;
+  std::vector<result_set> earlier; // earlier results (--baseline): longest states first
+};
+
+// Runs the states at `plan_indices` and returns their records in that order.
+[[nodiscard]] std::vector<benchmark_run>
+run_supervised(const std::vector<planned_state>& plan, const std::vector<std::size_t>& plan_indices,
+               const supervision_request& request, std::ostream* progress, std::ostream& events,
+               supervision_summary& summary);
+
+} // namespace kerntime::detail

@@ -1,0 +1,151 @@
+#include "cli/worker_loop.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <ostream>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "cli/device_selection.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/state_runner.hpp"
+#include "supervise/worker_messages.hpp"
+#include "supervise/worker_process.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+// The exit code of a worker that stopped after a CUDA fault (the supervisor starts another).
+constexpr int exit_after_fault = 5;
+
+struct channel_fds {
+  int in = -1;
+  int out = -1;
+};
+
+std::optional<channel_fds> parse_channel(std::string_view text) {
+  channel_fds fds;
+  if (std::sscanf(std::string(text).c_str(), "%d,%d", &fds.in, &fds.out) != 2 || fds.in < 0 ||
+      fds.out < 0) {
+    return std::nullopt;
+  }
+  return fds;
+}
+
+class channel {
+public:
+  explicit channel(channel_fds fds) : in_(::fdopen(fds.in, "r")), out_(fds.out) {}
+  ~channel() {
+    if (in_ != nullptr) {
+      std::fclose(in_);
+    }
+    ::close(out_);
+  }
+  channel(const channel&) = delete;
+  channel& operator=(const channel&) = delete;
+  channel(channel&&) = delete;
+  channel& operator=(channel&&) = delete;
+
+  [[nodiscard]] bool usable() const { return in_ != nullptr; }
+
+  // The next command line; false at the end of input (no more states).
+  bool read(std::string& line) {
+    char* data = nullptr;
+    std::size_t capacity = 0;
+    const ssize_t n = ::getline(&data, &capacity, in_);
+    if (n < 0) {
+      std::free(data); // NOLINT(cppcoreguidelines-no-malloc): getline allocates with malloc
+      return false;
+    }
+    line.assign(data, static_cast<std::size_t>(n));
+    std::free(data); // NOLINT(cppcoreguidelines-no-malloc)
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) {
+      line.pop_back();
+    }
+    return true;
+  }
+
+  // False when the supervisor is gone.
+  bool send(const std::string& message) {
+    const std::string text = message + '\n';
+    std::size_t written = 0;
+    while (written < text.size()) {
+      const ssize_t n = ::write(out_, text.data() + written, text.size() - written);
+      if (n <= 0) {
+        return false;
+      }
+      written += static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+
+private:
+  FILE* in_;
+  int out_;
+};
+
+int device_number() {
+  const char* given = std::getenv(worker_device_variable);
+  return given != nullptr ? std::atoi(given) : 0; // NOLINT(cert-err34-c): set by the supervisor
+}
+
+} // namespace
+
+int serve_as_worker(std::string_view channel_text, const std::vector<planned_state>& plan,
+                    const protocol& p, const cli_environment& env) {
+  const auto fds = parse_channel(channel_text);
+  if (!fds) {
+    *env.err << "kerntime: error: " << worker_channel_variable << "=" << channel_text
+             << " is not a worker channel; it is set by kerntime run for its worker processes, "
+                "unset it\n";
+    return exit_bad_input;
+  }
+  channel supervisor(*fds);
+  if (!supervisor.usable()) {
+    *env.err << "kerntime: error: the worker channel cannot be opened\n";
+    return exit_internal_error;
+  }
+  if (auto problem = env.find_device_problem()) {
+    (void)supervisor.send(unusable_message(*problem));
+    return exit_no_device;
+  }
+  const int ordinal = device_number();
+  const auto device = read_run_device(ordinal);
+  if (!supervisor.send(ready_message(device))) {
+    return exit_internal_error;
+  }
+  std::string line;
+  while (supervisor.read(line)) {
+    const auto request = parse_run_command(line);
+    if (!request || request->plan_index >= plan.size() ||
+        plan[request->plan_index].name != request->state_name) {
+      *env.err << "kerntime: error: the worker was asked for a state its plan does not hold (\""
+               << line.substr(0, 200)
+               << "\"); the benchmarks must register the same states in every process\n";
+      return exit_internal_error;
+    }
+    benchmark_run run = run_state(plan, request->plan_index, p);
+    run.device = device;
+    if (run.result) {
+      run.result->device.ordinal = ordinal;
+    }
+    const bool fault = run.status == run_status::failed && context_unusable();
+    if (fault) {
+      run.error = error_kind::cuda_fault;
+      run.message += "; the CUDA context is unusable after it (a sticky error), so this worker "
+                     "stopped and the next state runs in a fresh one";
+    }
+    if (!supervisor.send(result_message(run))) {
+      return exit_internal_error;
+    }
+    if (fault) {
+      return exit_after_fault;
+    }
+  }
+  return exit_ok;
+}
+
+} // namespace kerntime::detail

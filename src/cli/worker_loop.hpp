@@ -1,0 +1,23 @@
+#pragma once
+// The worker side of the supervised run: the same program, started by the supervisor with
+// KERNTIME_WORKER_CHANNEL set, measures the states it is sent one at a time and streams each
+// record back (supervise/worker_messages.hpp). A state that leaves the CUDA context unusable is
+// recorded as cuda_fault and the worker exits, so the next state starts on a healthy context.
+
+#include <string_view>
+#include <vector>
+
+#include "cli/command_line.hpp"
+#include "cli/state_plan.hpp"
+#include "kerntime/protocol.hpp"
+
+namespace kerntime::detail {
+
+// The environment variable with the number the command gave this worker's device (--devices).
+inline constexpr const char* worker_device_variable = "KERNTIME_WORKER_DEVICE";
+
+// `channel`: the value of KERNTIME_WORKER_CHANNEL ("IN,OUT" descriptors). Returns the exit code.
+[[nodiscard]] int serve_as_worker(std::string_view channel, const std::vector<planned_state>& plan,
+                                  const protocol& p, const cli_environment& env);
+
+} // namespace kerntime::detail
