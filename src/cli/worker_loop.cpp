@@ -114,6 +114,9 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
   }
   const int ordinal = device_number();
   const auto device = read_run_device(ordinal);
+  // A fault is a context healthy before a state and unusable after it; where the check cannot
+  // pass even at the start (no CUDA context to check, as in the CPU-only tests) it says nothing.
+  const bool context_checkable = !context_unusable();
   if (!supervisor.send(ready_message(device))) {
     return exit_internal_error;
   }
@@ -132,7 +135,7 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
     if (run.result) {
       run.result->device.ordinal = ordinal;
     }
-    const bool fault = run.status == run_status::failed && context_unusable();
+    const bool fault = run.status == run_status::failed && context_checkable && context_unusable();
     if (fault) {
       run.error = error_kind::cuda_fault;
       run.message += "; the CUDA context is unusable after it (a sticky error), so this worker "

@@ -204,11 +204,14 @@ private:
         event(fmt::format("{}: a result for a state it was not given is ignored", s.slot->label));
         break;
       }
+      s.now = phase::idle;
       if (m.run.status == run_status::failed && m.run.error == error_kind::cuda_fault) {
+        // The worker exits after a fault: no state may be sent to it meanwhile.
         ++summary_.faults;
+        s.worker->close_commands();
+        s.now = phase::closing;
       }
       store(s.state, std::move(m.run));
-      s.now = phase::idle;
       break;
     }
   }

@@ -1,0 +1,49 @@
+// A benchmark program without GPU work, for `kerntime run` supervised end to end on any machine:
+// kerntime's real command line and supervisor, its workers this same program. The device check
+// is passed over (nothing here touches a GPU); each benchmark does what its name says.
+
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+#include <thread>
+
+#include "cli/command_line.hpp"
+#include "kerntime/benchmark.hpp"
+
+namespace {
+
+void fine(kerntime::state& s) {
+  s.skip("a CPU-only stand-in: measured nothing, ran in pid " + std::to_string(::getpid()));
+}
+void crashes(kerntime::state&) {
+  std::raise(SIGSEGV);
+}
+void hangs(kerntime::state&) {
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+}
+void throws(kerntime::state&) {
+  throw std::runtime_error("a benchmark's own error");
+}
+
+KERNTIME_BENCHMARK(fine).add_int_axis("n", {1, 2});
+KERNTIME_BENCHMARK(crashes);
+KERNTIME_BENCHMARK(hangs);
+KERNTIME_BENCHMARK(throws);
+
+} // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv, argv + argc);
+  kerntime::detail::cli_environment env;
+  env.out = &std::cout;
+  env.err = &std::cerr;
+  env.find_device_problem = [] { return std::optional<std::string>(); };
+  std::error_code ignored;
+  env.worker_program = std::filesystem::read_symlink("/proc/self/exe", ignored).string();
+  return kerntime::detail::run_command_line(args, kerntime::benchmark_registry::global(), env);
+}
