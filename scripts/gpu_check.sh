@@ -45,7 +45,7 @@ find "$build" -name '*_tests.cmake' -exec touch {} + 2>/dev/null
 
 step "GPU tests"
 ctest_log="$OUT/ctest.log"
-timeout 200 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 60 >"$ctest_log" 2>&1
+timeout 300 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 60 >"$ctest_log" 2>&1
 ctest_status=$?
 tail -n 25 "$ctest_log"
 # ctest says "N% tests passed, F tests failed out of T", or "100% tests passed out of T".
@@ -116,6 +116,15 @@ step "compare"
 timeout 300 python3 "$root/bench/compare/compare_check.py" "$build/kerntime" "$OUT/compare" \
   --aa-runs 4 --detect-repeats 1 --stop-runs 2 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
+
+# The supervised run: its cost against one process, and (with 2+ GPUs) --devices all against
+# one GPU (bench/scale/scale_check.py; docs/scale.md). The fault and hang cases are GPU tests.
+step "scale"
+timeout 400 python3 "$root/bench/scale/scale_check.py" "$build/kerntime" "$OUT/scale" 2>&1 |
+  tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
+# ctest keeps every test's output, passing ones too, in LastTest.log: the fault suite's numbers.
+grep -h '^RESULT \(fault\|hang\)' "$build/Testing/Temporary/LastTest.log" 2>/dev/null |
+  sort -u | tee -a "$results"
 
 step "Nsight Compute"
 ncu_bin=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
@@ -247,6 +256,29 @@ for line in lines:
             f"{f['verdict']} {f['ratio']} ({f['detected']})")
     elif bench == "stop_at_ci_summary":
         row("stop_at_ci 0.5: states that reached it", f"{f['reached']} of {f['states']}")
+    elif bench == "scale_overhead":
+        row("supervised vs in-process suite wall (s)", f"{f['supervised_s']} vs {f['in_process_s']}")
+        row("supervisor overhead (s, %)", f"{f['overhead_s']} ({f['overhead_pct']} %)")
+        row("worker start (s)", f["worker_start_s"])
+    elif bench == "scale_devices":
+        if "skipped" in f:
+            row("--devices all", f"skipped ({f['skipped']})")
+        else:
+            row(f"--devices all on {f['gpus']} GPUs / one GPU wall", f["ratio"], "<= 0.6",
+                num("ratio") <= 0.6)
+            row("--devices all: states outside noise", f"{f['states_outside_noise']} of {f['states']}",
+                "0", f["states_outside_noise"] == "0")
+            row("--devices all: GPU UUIDs in results", f["uuids"])
+    elif bench == "fault_suite":
+        row("fault suite: failed states, third state", f"{f['failed']}, {f['third']}", "1, ok",
+            f["failed"] == "1" and f["third"] == "ok")
+        row("fault suite: workers, start time all (s)", f"{f['workers']}, {f['start_s_all']}")
+    elif bench == "fault_no_isolation":
+        row("fault suite --no-isolation: failed, third", f"{f['failed']}, {f['third']}")
+    elif bench == "hang_suite":
+        row("never-ending kernel, next state", f"{f['spins_forever']}, {f['fine_after']}",
+            "timed_out, ok", f["spins_forever"] == "timed_out" and f["fine_after"] == "ok")
+        row("hang suite wall (s) at timeout", f"{f['wall_s']} at {f['timeout_s']}")
     elif bench == "protocol_calls":
         row("protocol.calls (warmup+discard+measured)",
             f"{f['calls']}={f['warmup']}+{f['discarded']}+{f['measured']}")

@@ -321,9 +321,7 @@ std::vector<benchmark_run> measure_states(const std::vector<std::string>& args,
   }
   supervision_summary summary;
   auto runs = run_supervised(plan.states, indices, request, progress, err, summary);
-  if (env.err_is_terminal || summary.faults > 0) {
-    err << "kerntime: " << worker_start_summary(summary) << '\n';
-  }
+  err << "kerntime: " << worker_start_summary(summary) << '\n';
   return runs;
 }
 

@@ -37,6 +37,8 @@ run_context sample_context() {
   context.telemetry.max_sm_clock_mhz = 1980;
   context.telemetry.power_limit_w = 700.0;
   context.telemetry.clocks_locked = false;
+  context.shard = shard_spec{1, 4}; // run --shard 1/4 of a plan of 14 states
+  context.plan_states = 14;
   return context;
 }
 
@@ -136,6 +138,8 @@ benchmark_run ok_run() {
   run.result = std::move(r);
   run.flops = 2.0 * 4096 * 4096 * 4096;
   run.bytes = 3.0 * 4096 * 4096 * 2;
+  run.device = run_device{"gpu-node-7", 1, "NVIDIA H200", "GPU-8c3f0b2e-1d2c-4e5f-8a9b-0c1d2e3f4a5b"};
+  run.plan_index = 1;
   return run;
 }
 
@@ -152,6 +156,8 @@ std::vector<benchmark_run> sample_runs() {
   failed.message = "benchmark failed during trial 1: CUDA error cudaErrorIllegalAddress, "
                    "\"kernel <a&b>\"\nsee compute-sanitizer";
   failed.flops = 2.0 * 8192 * 4096 * 4096;
+  failed.device = run_device{"gpu-node-7", 0, "NVIDIA H200", "GPU-0000"};
+  failed.plan_index = 5;
   runs.push_back(failed);
 
   benchmark_run skipped = state_run("gemm_bf16", {{"M", "16384"}, {"N", "4096"}});

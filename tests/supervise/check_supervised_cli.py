@@ -55,7 +55,7 @@ class supervised_run(unittest.TestCase):
         self.assertIn("1 of 3 states failed", done.stderr)
 
     def test_no_isolation_runs_in_this_process(self):
-        done = run("run", "--no-isolation", "--filter", "fine", "--json", "-")
+        done = run("run", "--no-isolation", "--filter", "fine", "-q")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertNotIn("worker process", done.stderr)
 
