@@ -13,8 +13,8 @@
 
 #include "cli/compare_command.hpp"
 #include "cli/device_listing.hpp"
-#include "cli/exit_codes.hpp"
 #include "cli/device_selection.hpp"
+#include "cli/exit_codes.hpp"
 #include "cli/input_text.hpp"
 #include "cli/merge_command.hpp"
 #include "cli/output_paths.hpp"
@@ -103,9 +103,10 @@ void add_selection_options(CLI::App& command, selection_flags& flags) {
                   "NAME[pow2]=[FIRST:LAST:STEP] (exponents); repeat for several axes")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  command.add_option("--shard", flags.shard,
-                     "Only slice INDEX of COUNT of the plan (INDEX/COUNT, from 0): the states whose "
-                     "plan index modulo COUNT is INDEX, e.g. --shard $SLURM_ARRAY_TASK_ID/8");
+  command.add_option(
+      "--shard", flags.shard,
+      "Only slice INDEX of COUNT of the plan (INDEX/COUNT, from 0): the states whose "
+      "plan index modulo COUNT is INDEX, e.g. --shard $SLURM_ARRAY_TASK_ID/8");
 }
 
 std::string flag(std::string_view name) {
@@ -237,8 +238,7 @@ std::vector<std::size_t> selected_indices(const state_plan& plan,
   return all;
 }
 
-int list_states(const state_plan& plan, const std::optional<shard_spec>& shard,
-                std::ostream& out) {
+int list_states(const state_plan& plan, const std::optional<shard_spec>& shard, std::ostream& out) {
   const auto indices = selected_indices(plan, shard);
   std::vector<bool> selected(plan.states.size(), false);
   for (const auto i : indices) {
@@ -300,12 +300,10 @@ std::string worker_start_summary(const supervision_summary& summary) {
 }
 
 // The states themselves: in worker processes under a supervisor, or in this process.
-std::vector<benchmark_run> measure_states(const std::vector<std::string>& args,
-                                          const state_plan& plan,
-                                          const std::vector<std::size_t>& indices,
-                                          const protocol& p, const run_flags& flags,
-                                          const std::vector<result_set>& earlier,
-                                          const cli_environment& env) {
+std::vector<benchmark_run>
+measure_states(const std::vector<std::string>& args, const state_plan& plan,
+               const std::vector<std::size_t>& indices, const protocol& p, const run_flags& flags,
+               const std::vector<result_set>& earlier, const cli_environment& env) {
   auto& err = *env.err;
   std::ostream* progress = env.err_is_terminal ? &err : nullptr;
   if (flags.no_isolation || env.worker_program.empty()) {
@@ -353,8 +351,7 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     make_markdown_writer()->print(out, context, runs);
     out << std::flush;
   }
-  int exit_code =
-      write_report_files(reports, context, runs, err) ? exit_ok : exit_benchmark_failed;
+  int exit_code = write_report_files(reports, context, runs, err) ? exit_ok : exit_benchmark_failed;
   const auto failed = std::count_if(runs.begin(), runs.end(), [](const benchmark_run& r) {
     return r.status == run_status::failed;
   });

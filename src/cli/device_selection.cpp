@@ -39,7 +39,7 @@ std::vector<std::string> split(std::string_view text) {
 std::string host_name() {
   std::array<char, 256> buffer{};
   return ::gethostname(buffer.data(), buffer.size() - 1) == 0 ? std::string(buffer.data())
-                                                               : std::string();
+                                                              : std::string();
 }
 
 // "GPU-8c3f0b2e-…", the form nvidia-smi and NVML print.
@@ -70,16 +70,15 @@ std::vector<int> parse_devices(std::string_view text, int count) {
   for (const auto& part : split(text)) {
     int ordinal = -1;
     const auto [end, problem] = std::from_chars(part.data(), part.data() + part.size(), ordinal);
-    if (part.empty() || problem != std::errc() || end != part.data() + part.size() ||
-        ordinal < 0) {
+    if (part.empty() || problem != std::errc() || end != part.data() + part.size() || ordinal < 0) {
       throw invalid_argument(fmt::format("--devices {}: '{}' is not a device number; give all or "
                                          "device numbers such as 0,2,3 ({}; kerntime info lists "
                                          "them)",
                                          text, part, there));
     }
     if (ordinal >= count) {
-      throw invalid_argument(fmt::format("--devices {}: there is no device {} ({})", text,
-                                         ordinal, there));
+      throw invalid_argument(
+          fmt::format("--devices {}: there is no device {} ({})", text, ordinal, there));
     }
     if (std::find(devices.begin(), devices.end(), ordinal) != devices.end()) {
       throw invalid_argument(fmt::format("--devices {}: device {} is named twice; each GPU runs "

@@ -44,8 +44,7 @@ int merge_plan_files(const std::vector<std::pair<std::string, std::string>>& tex
   const plan_listing merged = merge_plans(plans, options);
   const auto json = files.find("--json");
   if (json != files.end() && !json->second.empty()) {
-    write_file_atomically(json->second,
-                          [&](std::ostream& out) { out << plan_to_json(merged); });
+    write_file_atomically(json->second, [&](std::ostream& out) { out << plan_to_json(merged); });
   } else if (!flags.quiet) {
     *env.out << plan_to_json(merged);
   }
@@ -55,8 +54,9 @@ int merge_plan_files(const std::vector<std::pair<std::string, std::string>>& tex
 } // namespace
 
 void add_merge_options(CLI::App& merge, merge_flags& flags) {
-  merge.add_option("files", flags.inputs,
-                   "The shards' kerntime JSON files (or the plans of kerntime list --json)")
+  merge
+      .add_option("files", flags.inputs,
+                  "The shards' kerntime JSON files (or the plans of kerntime list --json)")
       ->required();
   add_report_file_options(merge, flags.reports);
   merge.add_flag("--allow-partial", flags.allow_partial,
@@ -99,8 +99,9 @@ int run_merge(const merge_flags& flags, const std::vector<std::string>& args,
                             "partial merge)\n",
                             merged.runs.size(), *merged.context.plan_states);
   }
-  const auto failed = std::count_if(merged.runs.begin(), merged.runs.end(),
-                                    [](const benchmark_run& r) { return r.status == run_status::failed; });
+  const auto failed =
+      std::count_if(merged.runs.begin(), merged.runs.end(),
+                    [](const benchmark_run& r) { return r.status == run_status::failed; });
   if (failed > 0) {
     *env.err << fmt::format("kerntime: {} of {} states failed\n", failed, merged.runs.size());
     exit_code = exit_benchmark_failed;

@@ -30,9 +30,11 @@ report_plan plan_report_files(const report_file_flags& flags) {
       plan.files.push_back({&format, given->second});
     }
   }
-  plan.family = junit_family_flag(
-      flags.junit_family, std::any_of(plan.files.begin(), plan.files.end(),
-                                      [](const report_file& f) { return f.format->name == "junit"; }));
+  plan.family =
+      junit_family_flag(flags.junit_family,
+                        std::any_of(plan.files.begin(), plan.files.end(), [](const report_file& f) {
+                          return f.format->name == "junit";
+                        }));
   std::vector<output_path> paths;
   paths.reserve(plan.files.size());
   for (const auto& f : plan.files) {

@@ -14,9 +14,9 @@
 namespace kerntime::detail {
 
 struct supervision_request {
-  std::string program;            // the executable the workers run (this program)
-  std::vector<std::string> args;  // the command line, program name first, as given
-  std::vector<int> devices;       // empty: one worker on the device this process would use
+  std::string program;           // the executable the workers run (this program)
+  std::vector<std::string> args; // the command line, program name first, as given
+  std::vector<int> devices;      // empty: one worker on the device this process would use
   double state_timeout_s = 600;
   std::vector<result_set> earlier; // earlier results (--baseline): longest states first
 };

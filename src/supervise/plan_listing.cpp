@@ -44,13 +44,12 @@ plan_listing parse_plan(std::string_view text, std::string_view source) {
     plan_listing plan;
     plan.kerntime_version = j.at("kerntime_version").get<std::string>();
     if (!j.at("shard").is_null()) {
-      plan.shard = shard_spec{j.at("shard").at("index").get<int>(),
-                              j.at("shard").at("count").get<int>()};
+      plan.shard =
+          shard_spec{j.at("shard").at("index").get<int>(), j.at("shard").at("count").get<int>()};
     }
     plan.plan_states = j.at("plan_states").get<std::size_t>();
     for (const auto& s : j.at("states")) {
-      plan.states.push_back({s.at("plan_index").get<std::size_t>(),
-                             s.at("name").get<std::string>(),
+      plan.states.push_back({s.at("plan_index").get<std::size_t>(), s.at("name").get<std::string>(),
                              s.at("benchmark").get<std::string>()});
     }
     return plan;

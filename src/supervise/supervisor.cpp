@@ -71,7 +71,8 @@ public:
     const sigpipe_ignored guard;
     while (finished_ < states_.size() || any_worker()) {
       hand_out_work();
-      if (std::all_of(slots_.begin(), slots_.end(), [](const slot_state& s) { return s.given_up; })) {
+      if (std::all_of(slots_.begin(), slots_.end(),
+                      [](const slot_state& s) { return s.given_up; })) {
         fail_the_rest();
         if (!any_worker()) {
           break;
@@ -288,12 +289,12 @@ private:
     done_[i] = true;
     ++finished_;
     if (settings_.progress != nullptr) {
-      *settings_.progress << fmt::format(
-                                 "[{}/{}] {} {} in {:.2f} s{}, {:.1f} s elapsed\n", finished_,
-                                 states_.size(), run.state_name, to_string(run.status),
-                                 run.wall_seconds,
-                                 run.device ? fmt::format(" on GPU {}", run.device->ordinal) : "",
-                                 seconds_between(start_, clock_type::now()))
+      *settings_.progress << fmt::format("[{}/{}] {} {} in {:.2f} s{}, {:.1f} s elapsed\n",
+                                         finished_, states_.size(), run.state_name,
+                                         to_string(run.status), run.wall_seconds,
+                                         run.device ? fmt::format(" on GPU {}", run.device->ordinal)
+                                                    : "",
+                                         seconds_between(start_, clock_type::now()))
                           << std::flush;
     }
     runs_[i] = std::move(run);

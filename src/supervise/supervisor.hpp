@@ -31,8 +31,8 @@ struct worker_slot {
 struct supervisor_settings {
   std::vector<worker_slot> slots;
   double state_timeout_s = 600;
-  double start_timeout_s = 120; // a worker that is not ready by then is killed
-  int start_attempts = 2;       // a device whose workers fail to start this often is given up
+  double start_timeout_s = 120;     // a worker that is not ready by then is killed
+  int start_attempts = 2;           // a device whose workers fail to start this often is given up
   std::ostream* progress = nullptr; // one line per completed state (a terminal)
   std::ostream* events = nullptr;   // faults, restarts, devices given up (always)
 };

@@ -94,8 +94,8 @@ worker_message parse_worker_message(std::string_view line) {
     }
     return m;
   }
-  throw invalid_argument(fmt::format("a worker sent a line that is not a message: \"{}\"",
-                                     line.substr(0, 200)));
+  throw invalid_argument(
+      fmt::format("a worker sent a line that is not a message: \"{}\"", line.substr(0, 200)));
 }
 
 } // namespace kerntime::detail

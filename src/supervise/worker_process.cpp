@@ -81,8 +81,8 @@ worker_process::worker_process(const worker_launch& launch) {
   std::array<int, 2> commands{-1, -1};
   std::array<int, 2> messages{-1, -1};
   if (::pipe2(commands.data(), O_CLOEXEC) != 0 || ::pipe2(messages.data(), O_CLOEXEC) != 0) {
-    throw error(fmt::format("cannot start a worker process: pipe failed ({})",
-                            std::strerror(errno)));
+    throw error(
+        fmt::format("cannot start a worker process: pipe failed ({})", std::strerror(errno)));
   }
   auto overrides = launch.environment;
   overrides.emplace_back(worker_channel_variable,
@@ -94,8 +94,8 @@ worker_process::worker_process(const worker_launch& launch) {
   const pid_t parent = ::getpid();
   pid_ = ::fork();
   if (pid_ < 0) {
-    throw error(fmt::format("cannot start a worker process: fork failed ({})",
-                            std::strerror(errno)));
+    throw error(
+        fmt::format("cannot start a worker process: fork failed ({})", std::strerror(errno)));
   }
   if (pid_ == 0) {
     // The child: only async-signal-safe calls until exec.
@@ -106,8 +106,7 @@ worker_process::worker_process(const worker_launch& launch) {
     // dup2 clears close-on-exec on the copies; move the read end of the commands away from 4
     // first, in case the pipes were given 3 and 4 themselves.
     const int in = ::fcntl(commands[0], F_DUPFD_CLOEXEC, child_messages_fd + 1);
-    if (in < 0 || ::dup2(messages[1], child_messages_fd) < 0 ||
-        ::dup2(in, child_commands_fd) < 0) {
+    if (in < 0 || ::dup2(messages[1], child_messages_fd) < 0 || ::dup2(in, child_commands_fd) < 0) {
       ::_exit(127);
     }
     ::execve(argv[0], argv.data(), envp.data());
@@ -173,8 +172,7 @@ std::vector<std::string> worker_process::read_lines() {
   }
   std::vector<std::string> lines;
   std::size_t start = 0;
-  for (auto end = pending_.find('\n'); end != std::string::npos;
-       end = pending_.find('\n', start)) {
+  for (auto end = pending_.find('\n'); end != std::string::npos; end = pending_.find('\n', start)) {
     lines.push_back(pending_.substr(start, end - start));
     start = end + 1;
   }

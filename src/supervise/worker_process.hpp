@@ -16,7 +16,7 @@ namespace kerntime::detail {
 inline constexpr const char* worker_channel_variable = "KERNTIME_WORKER_CHANNEL";
 
 struct worker_launch {
-  std::vector<std::string> argv; // argv[0] is the program's path
+  std::vector<std::string> argv;                                // argv[0] is the program's path
   std::vector<std::pair<std::string, std::string>> environment; // set on top of ours
 };
 

@@ -138,7 +138,8 @@ benchmark_run ok_run() {
   run.result = std::move(r);
   run.flops = 2.0 * 4096 * 4096 * 4096;
   run.bytes = 3.0 * 4096 * 4096 * 2;
-  run.device = run_device{"gpu-node-7", 1, "NVIDIA H200", "GPU-8c3f0b2e-1d2c-4e5f-8a9b-0c1d2e3f4a5b"};
+  run.device =
+      run_device{"gpu-node-7", 1, "NVIDIA H200", "GPU-8c3f0b2e-1d2c-4e5f-8a9b-0c1d2e3f4a5b"};
   run.plan_index = 1;
   return run;
 }

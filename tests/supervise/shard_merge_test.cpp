@@ -62,9 +62,9 @@ TEST(shard_merge, joins_the_shards_in_plan_order_whatever_order_the_files_come_i
 
 TEST(shard_merge, refuses_a_missing_shard_unless_partial_is_asked_for) {
   const std::vector inputs{shard_file(0, 4, 10), shard_file(2, 4, 10)};
-  EXPECT_NE(error_of([&] { (void)merge_result_sets(inputs, {}); })
-                .find("shards 1, 3 of 4 are missing"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { (void)merge_result_sets(inputs, {}); }).find("shards 1, 3 of 4 are missing"),
+      std::string::npos);
   const auto partial = merge_result_sets(inputs, {.allow_partial = true});
   EXPECT_EQ(partial.runs.size(), 5u); // 0, 4, 8 and 2, 6
 }
@@ -97,8 +97,9 @@ TEST(shard_merge, refuses_duplicates_versions_and_shards_of_different_runs) {
   a.content.context.shard.reset();
   auto b = a;
   b.source = "again.json";
-  EXPECT_NE(error_of([&] { (void)merge_result_sets({a, b}, {}); })
-                .find("state copy/i=0 is in both shard-0.json and again.json"),
+  EXPECT_NE(error_of([&] {
+              (void)merge_result_sets({a, b}, {});
+            }).find("state copy/i=0 is in both shard-0.json and again.json"),
             std::string::npos);
   EXPECT_NE(error_of([] { (void)merge_result_sets({}, {}); }).find("nothing to merge"),
             std::string::npos);
@@ -147,8 +148,9 @@ TEST(shard_merge, a_plan_file_is_told_from_a_result_file) {
   EXPECT_TRUE(looks_like_plan(R"({"kind": "kerntime_plan"})"));
   EXPECT_FALSE(looks_like_plan(R"({"json_schema_version": 1})"));
   EXPECT_FALSE(looks_like_plan("not json"));
-  EXPECT_NE(error_of([] { (void)parse_plan(R"({"kind": "kerntime_plan"})", "p.json"); })
-                .find("p.json is not a kerntime plan"),
+  EXPECT_NE(error_of([] {
+              (void)parse_plan(R"({"kind": "kerntime_plan"})", "p.json");
+            }).find("p.json is not a kerntime plan"),
             std::string::npos);
 }
 

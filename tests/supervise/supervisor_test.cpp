@@ -101,8 +101,7 @@ TEST(supervisor, a_hanging_state_is_killed_at_the_timeout_and_the_run_goes_on) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(o.runs.size(), 3u);
   EXPECT_EQ(o.runs[1].error, error_kind::timed_out);
-  EXPECT_NE(o.runs[1].message.find("timed_out after 1 s"), std::string::npos)
-      << o.runs[1].message;
+  EXPECT_NE(o.runs[1].message.find("timed_out after 1 s"), std::string::npos) << o.runs[1].message;
   EXPECT_GE(o.runs[1].wall_seconds, 1.0);
   EXPECT_EQ(o.runs[2].status, run_status::ok);
   EXPECT_LT(seconds, 20.0); // killed, not waited for
