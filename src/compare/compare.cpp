@@ -40,6 +40,7 @@ void append_iterations(const measurement_result& r, headline_metric metric,
 // One side's measurements of one state, from each run that measured it.
 struct side {
   std::vector<const measurement_result*> runs;
+  std::string models; // the GPU models its runs measured on, joined with " + "
   std::vector<std::string> problems; // runs of the state that failed or were skipped
 
   [[nodiscard]] std::vector<double> iterations(headline_metric metric) const {
@@ -102,16 +103,39 @@ struct side {
 struct gathered {
   std::vector<std::string> order; // state names, first seen first
   std::map<std::string, side> states;
-  std::string device;
+  std::string device; // every GPU model seen, first seen first, joined with " + "
 };
+
+// The GPU model a run measured on: its own record (a run over several devices names each
+// state's), else the set's device (files written before runs named theirs), else its result's.
+std::string model_of(const benchmark_run& run, const run_context& context) {
+  if (run.device && !run.device->name.empty()) {
+    return run.device->name;
+  }
+  if (context.device && !context.device->name.empty()) {
+    return context.device->name;
+  }
+  return run.result ? run.result->device.name : std::string();
+}
+
+void add_model(std::string& models, const std::string& model) {
+  if (model.empty()) {
+    return;
+  }
+  for (std::size_t start = 0; start <= models.size();) {
+    const auto end = std::min(models.find(" + ", start), models.size());
+    if (models.compare(start, end - start, model) == 0 && end - start == model.size()) {
+      return;
+    }
+    start = end + 3;
+  }
+  models += (models.empty() ? "" : " + ") + model;
+}
 
 gathered gather(std::span<const result_set> sets,
                 const std::function<bool(std::string_view)>& select) {
   gathered g;
   for (const auto& set : sets) {
-    if (g.device.empty() && set.context.device) {
-      g.device = set.context.device->name;
-    }
     for (const auto& run : set.runs) {
       if (select && !select(run.state_name)) {
         continue;
@@ -122,9 +146,8 @@ gathered gather(std::span<const result_set> sets,
       }
       if (run.status == run_status::ok && run.result) {
         it->second.runs.push_back(&*run.result);
-        if (g.device.empty()) {
-          g.device = run.result->device.name;
-        }
+        add_model(it->second.models, model_of(run, set.context));
+        add_model(g.device, model_of(run, set.context));
       } else {
         it->second.problems.push_back(
             run.status == run_status::skipped
@@ -295,7 +318,12 @@ comparison compare(std::span<const result_set> base, std::span<const result_set>
   result.options = options;
   result.base_device = b.device;
   result.new_device = c.device;
-  if (!options.allow_different_devices && !b.device.empty() && !c.device.empty() &&
+  // One model a side: the whole sets must match. Runs over several models (--devices over mixed
+  // GPUs) are checked state by state below.
+  const auto one_model = [](const std::string& models) {
+    return !models.empty() && models.find(" + ") == std::string::npos;
+  };
+  if (!options.allow_different_devices && one_model(b.device) && one_model(c.device) &&
       b.device != c.device) {
     throw invalid_argument(fmt::format(
         "the runs are from different GPUs (base {}, new {}): their times do not compare; pass "
@@ -310,6 +338,13 @@ comparison compare(std::span<const result_set> base, std::span<const result_set>
     }
     const side& base_side = b.states.at(name);
     const side& new_side = other->second;
+    if (!options.allow_different_devices && !base_side.models.empty() &&
+        !new_side.models.empty() && base_side.models != new_side.models) {
+      throw invalid_argument(fmt::format(
+          "state {} ran on {} in the base and on {} in the new results: times from different "
+          "GPU models do not compare; pass --allow-different-devices to compare them anyway",
+          name, base_side.models, new_side.models));
+    }
     if (base_side.runs.empty() || new_side.runs.empty()) {
       const auto& problems = base_side.runs.empty() ? base_side.problems : new_side.problems;
       result.not_compared.push_back(fmt::format("{}: {} {}", name,

@@ -202,6 +202,34 @@ TEST(compare, several_runs_per_side_use_runs_as_the_unit) {
   }
 }
 
+TEST(compare, a_state_measured_on_another_gpu_model_is_refused_by_name) {
+  // One run over two models (--devices over mixed GPUs): each state says where it ran.
+  auto base = h200_run(1);
+  auto changed = h200_run(2);
+  for (auto* set : {&base, &changed}) {
+    for (auto& run : set->runs) {
+      run.device = run_device{"node", 0, "NVIDIA H200", "GPU-a"};
+    }
+  }
+  changed.runs.back().device->name = "NVIDIA H100";
+  std::string message;
+  try {
+    (void)compare_one(base, changed);
+  } catch (const invalid_argument& e) {
+    message = e.what();
+  }
+  EXPECT_NE(message.find("state " + changed.runs.back().state_name + " ran on NVIDIA H200 in the "
+                         "base and on NVIDIA H100 in the new results"),
+            std::string::npos)
+      << message;
+  compare_options allowed;
+  allowed.allow_different_devices = true;
+  EXPECT_NO_THROW((void)compare_one(base, changed, allowed));
+  // The same mixture on both sides compares.
+  base.runs.back().device->name = "NVIDIA H100";
+  EXPECT_NO_THROW((void)compare_one(base, changed));
+}
+
 TEST(compare, bad_input_is_an_invalid_argument) {
   const auto run = h200_run(1);
   auto other_gpu = h200_run(2);
