@@ -84,7 +84,33 @@ std::string calls(double calls_per_iteration) {
   return fmt::format("{:.2f}", calls_per_iteration);
 }
 
-void print_state_table(std::ostream& out, const benchmark_group& group) {
+// The GPUs the runs measured on, by ordinal, when there are several (a --devices run): each
+// state's row then names its GPU.
+std::vector<run_device> devices_used(std::span<const benchmark_run> runs) {
+  std::vector<run_device> devices;
+  for (const auto& run : runs) {
+    if (run.device && std::none_of(devices.begin(), devices.end(), [&](const run_device& d) {
+          return d.ordinal == run.device->ordinal && d.uuid == run.device->uuid &&
+                 d.host == run.device->host;
+        })) {
+      devices.push_back(*run.device);
+    }
+  }
+  return devices;
+}
+
+void print_devices(std::ostream& out, const std::vector<run_device>& devices) {
+  out << "GPUs:";
+  for (const auto& d : devices) {
+    out << fmt::format(
+        "{}{}", &d == devices.data() ? " " : "; ",
+        detail::markdown_text(fmt::format("{} = {} ({}{}{})", d.ordinal, d.name, d.uuid,
+                                          d.host.empty() ? "" : " on ", d.host)));
+  }
+  out << "\n\n";
+}
+
+void print_state_table(std::ostream& out, const benchmark_group& group, bool name_gpu) {
   bool any_flops = false;
   bool any_bytes = false;
   for (const auto* run : group.runs) {
@@ -111,6 +137,10 @@ void print_state_table(std::ostream& out, const benchmark_group& group) {
   }
   header.emplace_back("backend");
   numeric.push_back(false);
+  if (name_gpu) {
+    header.emplace_back("GPU");
+    numeric.push_back(true);
+  }
   print_header(out, header, numeric);
 
   for (const auto* run : group.runs) {
@@ -130,11 +160,17 @@ void print_state_table(std::ostream& out, const benchmark_group& group) {
         cells.push_back(optional_number(detail::gigabytes_per_second(*run)));
       }
       cells.emplace_back(to_string(r.backend));
+      if (name_gpu) {
+        cells.push_back(run->device ? std::to_string(run->device->ordinal) : std::string(no_value));
+      }
     } else {
       // The state stays in the grid so a reader sees what is missing; the reason follows below.
       cells.push_back(run->status == run_status::failed ? "**failed**" : "skipped");
-      const std::size_t remaining = header.size() - cells.size();
+      const std::size_t remaining = header.size() - cells.size() - (name_gpu ? 1 : 0);
       cells.insert(cells.end(), remaining, std::string(no_value));
+      if (name_gpu) { // where it failed matters: a fault names its GPU
+        cells.push_back(run->device ? std::to_string(run->device->ordinal) : std::string(no_value));
+      }
     }
     print_row(out, cells);
   }
@@ -208,9 +244,14 @@ bool has_details(const benchmark_run& run) {
 class markdown_writer final : public report_writer {
   void do_print(std::ostream& out, const run_context&,
                 std::span<const benchmark_run> runs) override {
+    const auto devices = devices_used(runs);
+    const bool name_gpu = devices.size() > 1;
+    if (name_gpu) {
+      print_devices(out, devices);
+    }
     for (const auto& group : group_by_benchmark(runs)) {
       out << "## " << detail::markdown_text(group.name) << "\n\n";
-      print_state_table(out, group);
+      print_state_table(out, group, name_gpu);
       for (const auto* run : group.runs) {
         if (has_details(*run)) {
           print_state_details(out, *run);

@@ -6,7 +6,8 @@
 //   hang     never answers                      fault  sends a cuda_fault result, then exits
 //   garbage  sends a line that is no message
 // STAND_IN_UNUSABLE=reason: says the device is unusable and exits. STAND_IN_LOG=FILE: appends
-// "start PID DEVICE" per start. KERNTIME_WORKER_DEVICE: the ordinal it reports.
+// "start PID DEVICE" per start. STAND_IN_STATE_MS=N: an ok state takes N ms.
+// KERNTIME_WORKER_DEVICE: the ordinal it reports.
 
 #include <unistd.h>
 
@@ -90,6 +91,9 @@ int main() {
       send(out, result_message(run));
       return 5;
     } else {
+      if (const char* ms = std::getenv("STAND_IN_STATE_MS")) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
+      }
       run.status = run_status::ok;
       measurement_result r;
       r.latency_ns = 1000.0 + static_cast<double>(request->plan_index);

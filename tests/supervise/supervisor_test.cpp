@@ -162,7 +162,9 @@ TEST(supervisor, several_devices_share_one_queue_and_the_records_keep_plan_order
     names.push_back("ok/s" + std::to_string(i));
   }
   names[5] = "crash/s5";
-  const auto o = supervise_with(names, {stand_in(0), stand_in(1), stand_in(2)});
+  // 100 ms a state: every worker is ready long before the queue runs dry.
+  const std::vector<std::pair<std::string, std::string>> slow{{"STAND_IN_STATE_MS", "100"}};
+  const auto o = supervise_with(names, {stand_in(0, slow), stand_in(1, slow), stand_in(2, slow)});
   ASSERT_EQ(o.runs.size(), 12u);
   std::set<int> devices;
   for (std::size_t i = 0; i < o.runs.size(); ++i) {
@@ -173,7 +175,7 @@ TEST(supervisor, several_devices_share_one_queue_and_the_records_keep_plan_order
     EXPECT_EQ(o.runs[i].status, i == 5 ? run_status::failed : run_status::ok);
   }
   EXPECT_EQ(devices, (std::set<int>{0, 1, 2})); // every device took states
-  EXPECT_EQ(o.summary.workers_started, 4);      // three, and one after the crash
+  EXPECT_EQ(o.summary.workers_started, 4);      // three, and one after the crash (6 states left)
 }
 
 TEST(supervisor, the_queue_hands_out_unknown_states_first_then_the_longest) {
