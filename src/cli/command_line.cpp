@@ -334,6 +334,10 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   if (!flags.baseline.empty()) {
     baseline.push_back(read_result_set(flags.baseline));
   }
+  if (flags.devices && flags.no_isolation) {
+    throw invalid_argument("--devices runs a worker process per GPU and --no-isolation runs "
+                           "everything in this process: drop one of them");
+  }
   if (const int count = count_devices(); flags.devices && count > 0) {
     (void)parse_devices(*flags.devices, count); // bad input before anything starts
   }

@@ -59,6 +59,15 @@ class supervised_run(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertNotIn("worker process", done.stderr)
 
+    def test_contradicting_or_hand_made_settings_are_bad_input(self):
+        done = run("run", "--devices", "0", "--no-isolation")
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("drop one of them", done.stderr)
+        done = subprocess.run([SUITE, "run"], capture_output=True, text=True, timeout=60,
+                              env={"KERNTIME_WORKER_CHANNEL": "x", "PATH": "/usr/bin:/bin"})
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("is not a worker channel", done.stderr)
+
     def test_a_shard_runs_its_slice_and_records_it(self):
         with tempfile.TemporaryDirectory() as folder:
             files = []
