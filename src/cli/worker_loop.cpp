@@ -1,5 +1,6 @@
 #include "cli/worker_loop.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -103,6 +104,10 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
                 "unset it\n";
     return exit_bad_input;
   }
+  // Not for the benchmarks' own child processes: one holding the message pipe open would hide
+  // this worker's death from the supervisor.
+  ::fcntl(fds->in, F_SETFD, FD_CLOEXEC);
+  ::fcntl(fds->out, F_SETFD, FD_CLOEXEC);
   channel supervisor(*fds);
   if (!supervisor.usable()) {
     *env.err << "kerntime: error: the worker channel cannot be opened\n";
