@@ -100,6 +100,11 @@ enum class junit_family { xunit1, xunit2 };
 make_junit_writer(junit_family family = junit_family::xunit1);
 [[nodiscard]] std::unique_ptr<report_writer> make_csv_writer();
 [[nodiscard]] std::unique_ptr<report_writer> make_trace_writer(); // Chrome/Perfetto
+// One self-contained HTML page (inline CSS and SVG charts, no script, nothing fetched when it is
+// viewed). Given a comparison (kerntime/compare.hpp; it must outlive the writer), each compared
+// state also shows its ratio to the baseline with the interval.
+struct comparison;
+[[nodiscard]] std::unique_ptr<report_writer> make_html_writer(const comparison* compared = nullptr);
 
 // Every report format, once: its name (the Python module's), the command line's flag for a file
 // of it, what the file holds, and its writer.

@@ -4,6 +4,7 @@
 #include <bit>
 #include <charconv>
 #include <cstdlib>
+#include <exception>
 #include <map>
 #include <ostream>
 
@@ -18,6 +19,7 @@
 #include "cli/input_text.hpp"
 #include "cli/merge_command.hpp"
 #include "cli/output_paths.hpp"
+#include "cli/report_command.hpp"
 #include "cli/report_files.hpp"
 #include "cli/run_context.hpp"
 #include "cli/state_plan.hpp"
@@ -355,7 +357,21 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     make_markdown_writer()->print(out, context, runs);
     out << std::flush;
   }
-  int exit_code = write_report_files(reports, context, runs, err) ? exit_ok : exit_benchmark_failed;
+  // Compared before the files are written, so the HTML shows the ratios; a comparison compare
+  // refuses (another GPU model) is reported after them, so the run's files are not lost to it.
+  const std::vector<result_set> measured{{context, runs}};
+  std::optional<comparison> compared;
+  std::exception_ptr refused;
+  if (!baseline.empty()) {
+    try {
+      compared = compare(baseline, measured);
+    } catch (const invalid_argument&) {
+      refused = std::current_exception();
+    }
+  }
+  int exit_code = write_report_files(reports, context, runs, err, compared ? &*compared : nullptr)
+                      ? exit_ok
+                      : exit_benchmark_failed;
   const auto failed = std::count_if(runs.begin(), runs.end(), [](const benchmark_run& r) {
     return r.status == run_status::failed;
   });
@@ -368,9 +384,11 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     err << fmt::format("kerntime: {} of {} states failed\n", failed, runs.size());
     exit_code = exit_benchmark_failed;
   }
-  if (!baseline.empty()) {
-    const std::vector<result_set> measured{{context, runs}};
-    const comparison c = compare(baseline, measured);
+  if (refused) {
+    std::rethrow_exception(refused);
+  }
+  if (compared) {
+    const comparison& c = *compared;
     if (!flags.quiet) {
       out << '\n' << comparison_markdown(c) << std::flush;
     }
@@ -418,6 +436,10 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   auto* merge = app.add_subcommand(
       "merge", "Join the result files of a sharded run (run --shard) into one set of reports");
   add_merge_options(*merge, merge_settings);
+  report_flags report_settings;
+  auto* report = app.add_subcommand(
+      "report", "Render a kerntime JSON again: HTML, JUnit, CSV, … (with --baseline, compared)");
+  add_report_options(*report, report_settings);
   check_every_value(app);
 
   std::vector<const char*> argv;
@@ -476,6 +498,9 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     }
     if (*merge) {
       return run_merge(merge_settings, args, env);
+    }
+    if (*report) {
+      return run_report(report_settings, env);
     }
     if (run->count(flag(flag_names.flush_bytes)) > 0) {
       flags.protocol.flush_bytes = flush_bytes;

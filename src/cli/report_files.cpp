@@ -45,12 +45,14 @@ report_plan plan_report_files(const report_file_flags& flags) {
 }
 
 bool write_report_files(const report_plan& plan, const run_context& context,
-                        std::span<const benchmark_run> runs, std::ostream& err) {
+                        std::span<const benchmark_run> runs, std::ostream& err,
+                        const comparison* compared) {
   bool all_written = true;
   for (const auto& f : plan.files) {
     try {
-      const auto writer =
-          f.format->name == "junit" ? make_junit_writer(plan.family) : f.format->make_writer();
+      const auto writer = f.format->name == "junit"  ? make_junit_writer(plan.family)
+                          : f.format->name == "html" ? make_html_writer(compared)
+                                                     : f.format->make_writer();
       write_file_atomically(f.path,
                             [&](std::ostream& file) { writer->print(file, context, runs); });
     } catch (const std::exception& e) {

@@ -1,7 +1,7 @@
 #pragma once
-// The report files of a command (--json, --junit, --csv, --gbench-json, --trace): the flags, the
-// check of their paths before anything runs, and their writing, each file whole or not at all.
-// Shared by `run` and `merge`.
+// The report files of a command (--json, --junit, --csv, --gbench-json, --trace, --html): the
+// flags, the check of their paths before anything runs, and their writing, each file whole or not
+// at all. Shared by `run`, `merge` and `report`.
 
 #include <CLI/CLI.hpp>
 
@@ -36,8 +36,10 @@ struct report_plan {
 [[nodiscard]] report_plan plan_report_files(const report_file_flags& flags);
 
 // Writes every file; a file that cannot be written is named on `err` and the others are still
-// written. Returns false when one was not written.
+// written. Returns false when one was not written. Given a comparison with a baseline, the HTML
+// shows each state's ratio.
 bool write_report_files(const report_plan& plan, const run_context& context,
-                        std::span<const benchmark_run> runs, std::ostream& err);
+                        std::span<const benchmark_run> runs, std::ostream& err,
+                        const comparison* compared = nullptr);
 
 } // namespace kerntime::detail

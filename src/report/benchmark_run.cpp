@@ -19,7 +19,7 @@ std::string make_state_name(std::string_view benchmark,
 }
 
 std::span<const report_format> report_formats() {
-  static const std::array<report_format, 6> formats = {{
+  static const std::array<report_format, 7> formats = {{
       {"markdown", "", "Markdown tables (stdout)", make_markdown_writer},
       {"json", "--json", "Write the kerntime JSON (every sample) to FILE", make_json_writer},
       {"gbench_json", "--gbench-json",
@@ -28,6 +28,8 @@ std::span<const report_format> report_formats() {
        [] { return make_junit_writer(); }},
       {"csv", "--csv", "Write CSV (a row per state) to FILE", make_csv_writer},
       {"trace", "--trace", "Write a Chrome/Perfetto trace of one trial to FILE", make_trace_writer},
+      {"html", "--html", "Write an HTML report (charts, self-contained: opens offline) to FILE",
+       [] { return make_html_writer(); }},
   }};
   return formats;
 }

@@ -1,0 +1,29 @@
+#pragma once
+// `kerntime report RUN.json`: a kerntime JSON written earlier rendered again, into any report
+// format (--html, --junit, --csv, --gbench-json, --trace, --json; markdown on stdout), and with
+// --baseline BASE.json compared first, so the HTML shows each state's ratio to the baseline.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "cli/command_line.hpp"
+#include "cli/report_files.hpp"
+
+namespace kerntime::detail {
+
+struct report_flags {
+  std::string input;
+  std::string baseline;
+  report_file_flags reports;
+  bool quiet = false;
+};
+
+void add_report_options(CLI::App& report, report_flags& flags);
+
+// Exit 0: every file written; 1: a file was not written; 2: bad input (a file that is not a
+// kerntime result set, a baseline compare refuses), nothing written. The states' own outcomes
+// and the comparison's verdicts were the measuring command's to gate on: they change nothing here.
+[[nodiscard]] int run_report(const report_flags& flags, const cli_environment& env);
+
+} // namespace kerntime::detail

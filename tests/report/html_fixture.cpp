@@ -1,0 +1,39 @@
+#include "html_fixture.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "sample_runs.hpp"
+
+namespace kerntime::test {
+
+std::string script_kernel_name() {
+  return "<script>alert(1)</script>";
+}
+
+std::string hostile_benchmark_name() {
+  return "attack<\"double\" & 'single'>\x01";
+}
+
+std::vector<benchmark_run> html_fixture_runs() {
+  auto runs = sample_runs();
+  const auto ok = std::find_if(runs.begin(), runs.end(), [](const benchmark_run& r) {
+    return r.status == run_status::ok && r.result && !r.result->kernels.empty();
+  });
+  if (ok == runs.end()) {
+    throw std::logic_error("the sample runs hold no ok state with kernels");
+  }
+  benchmark_run hostile = *ok;
+  hostile.benchmark = hostile_benchmark_name();
+  hostile.axes = {{"name", "</title><img src=x onerror=alert(2)>"}};
+  hostile.state_name = make_state_name(hostile.benchmark, hostile.axes);
+  hostile.result->kernels.front().name = script_kernel_name();
+  for (auto& record : hostile.result->trace) {
+    record.name = script_kernel_name();
+  }
+  hostile.result->warnings.push_back("<b>not bold</b> & \"quoted\"");
+  runs.push_back(std::move(hostile));
+  return runs;
+}
+
+} // namespace kerntime::test

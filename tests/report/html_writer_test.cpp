@@ -1,0 +1,150 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <string>
+
+#include "html_fixture.hpp"
+#include "kerntime/compare.hpp"
+#include "kerntime/report.hpp"
+#include "report/detail/html_text.hpp"
+#include "report/detail/svg_chart.hpp"
+#include "sample_runs.hpp"
+
+namespace kerntime {
+namespace {
+
+std::string render_html(const std::vector<benchmark_run>& runs,
+                        const comparison* compared = nullptr) {
+  std::ostringstream out;
+  make_html_writer(compared)->print(out, test::sample_context(), runs);
+  return out.str();
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+TEST(HtmlText, escapes_markup_quotes_and_control_characters) {
+  EXPECT_EQ(detail::html_escape("<a href=\"x\">&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+  EXPECT_EQ(detail::html_escape("a\tb\nc"), "a\tb\nc");
+  EXPECT_EQ(detail::html_escape(std::string("x\x01y\x7Fz\0w", 7)),
+            "x\xEF\xBF\xBDy\xEF\xBF\xBDz\xEF\xBF\xBDw");
+  EXPECT_EQ(detail::html_escape("c1 \xC2\x85 end"), "c1 \xEF\xBF\xBD end");
+  EXPECT_EQ(detail::html_escape("bad \xFF byte, \xC3\xA9 kept"),
+            "bad \xEF\xBF\xBD byte, \xC3\xA9 kept");
+}
+
+TEST(HtmlText, ids_are_built_from_indices_and_plain_characters_only) {
+  EXPECT_EQ(detail::html_id("state", 12), "state-12");
+  EXPECT_EQ(detail::html_id("a\"<b", 0), "a__b-0");
+}
+
+TEST(SvgChart, ticks_are_round_and_cover_the_values) {
+  const auto s = detail::nice_scale(172.3, 181.9, 5);
+  EXPECT_DOUBLE_EQ(s.low, 172);
+  EXPECT_DOUBLE_EQ(s.high, 182);
+  EXPECT_EQ(s.ticks.size(), 6U);
+  const auto flat = detail::nice_scale(5, 5);
+  EXPECT_LT(flat.low, 5);
+  EXPECT_GT(flat.high, 5);
+}
+
+TEST(HtmlWriter, a_kernel_named_script_is_shown_as_text_and_no_script_is_written) {
+  const std::string html = render_html(test::html_fixture_runs());
+  EXPECT_EQ(lower(html).find("<script"), std::string::npos);
+  EXPECT_EQ(lower(html).find("<img"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(html.find("&lt;/title&gt;&lt;img src=x onerror=alert(2)&gt;"), std::string::npos);
+  EXPECT_NE(html.find("attack&lt;&quot;double&quot; &amp; &#39;single&#39;&gt;\xEF\xBF\xBD"),
+            std::string::npos);
+  EXPECT_NE(html.find("&lt;b&gt;not bold&lt;/b&gt; &amp; &quot;quoted&quot;"), std::string::npos);
+  // The page forbids every script, should an escape ever be missed.
+  EXPECT_NE(html.find("Content-Security-Policy\" content=\"default-src 'none'"), std::string::npos);
+}
+
+TEST(HtmlWriter, the_page_fetches_nothing) {
+  std::string html = render_html(test::html_fixture_runs());
+  for (std::size_t at = 0;
+       (at = html.find("http://www.w3.org/2000/svg", at)) != std::string::npos;) {
+    html.erase(at, 26); // the SVG namespace names, it loads nothing
+  }
+  for (const char* fetch :
+       {"http://", "https://", "<link", "<iframe", "url(", "@import", "src=\""}) {
+    EXPECT_EQ(lower(html).find(fetch), std::string::npos) << fetch;
+  }
+}
+
+TEST(HtmlWriter, every_state_has_its_section_with_charts) {
+  const auto runs = test::html_fixture_runs();
+  const std::string html = render_html(runs);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::string id = "<article class=\"state\" id=\"state-" + std::to_string(i) + "\">";
+    const auto at = html.find(id);
+    ASSERT_NE(at, std::string::npos) << runs[i].state_name;
+    const auto end = html.find("</article>", at);
+    const std::string section = html.substr(at, end - at);
+    EXPECT_NE(section.find(detail::html_escape(runs[i].state_name)), std::string::npos);
+    if (runs[i].status == run_status::ok) {
+      EXPECT_NE(section.find("class=\"distribution\""), std::string::npos);
+      EXPECT_NE(section.find("<svg"), std::string::npos);
+    } else if (runs[i].status == run_status::failed) {
+      EXPECT_NE(section.find("class=\"failed\""), std::string::npos);
+    } else {
+      EXPECT_NE(section.find("skipped: "), std::string::npos);
+    }
+  }
+}
+
+TEST(HtmlWriter, the_distribution_draws_every_iteration) {
+  const auto runs = test::sample_runs();
+  const auto& run = *std::find_if(runs.begin(), runs.end(),
+                                  [](const benchmark_run& r) { return r.result.has_value(); });
+  std::size_t iterations = 0;
+  for (const auto& t : run.result->trials) {
+    iterations += t.iterations.size();
+  }
+  const std::string html = render_html({run});
+  const auto at = html.find("class=\"distribution\"");
+  const std::string figure = html.substr(at, html.find("</figure>", at) - at);
+  std::size_t circles = 0;
+  for (std::size_t p = 0; (p = figure.find("<circle", p)) != std::string::npos; ++p) {
+    ++circles;
+  }
+  EXPECT_EQ(circles, iterations);
+  EXPECT_NE(figure.find("class=\"median\""), std::string::npos);
+}
+
+TEST(HtmlWriter, a_comparison_shows_each_ratio_with_its_interval) {
+  const auto runs = test::html_fixture_runs();
+  comparison c;
+  c.base_device = "NVIDIA H200";
+  c.new_device = "NVIDIA H200";
+  state_comparison s;
+  s.state_name = runs.back().state_name;
+  s.base_ns = 100000;
+  s.new_ns = 105000;
+  s.ratio = 1.05;
+  s.ratio_low = 1.03;
+  s.ratio_high = 1.07;
+  s.unit = "trials";
+  s.base_units = 5;
+  s.new_units = 5;
+  s.band = 0.02;
+  s.outcome = verdict::slower;
+  c.states.push_back(s);
+  c.only_in_base.push_back(test::script_kernel_name());
+  const std::string html = render_html(runs, &c);
+  EXPECT_NE(html.find("<section id=\"comparison\""), std::string::npos);
+  EXPECT_NE(html.find("1.0500 [1.0300, 1.0700]"), std::string::npos);
+  EXPECT_NE(html.find("verdict-slower"), std::string::npos);
+  EXPECT_EQ(lower(html).find("<script"), std::string::npos);
+  EXPECT_EQ(render_html(runs).find("id=\"comparison\""), std::string::npos);
+}
+
+} // namespace
+} // namespace kerntime
