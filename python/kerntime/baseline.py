@@ -124,6 +124,14 @@ class Baseline:
             text += f"; ~{state.units_needed} {state.unit} per side would settle it"
         return text
 
+    def render_html(self, context: Any, runs: Sequence[Any]) -> str:
+        """The HTML report of ``runs`` with every verdict of this session shown against the
+        baseline (its ratio and interval)."""
+        states = [c.state for c in self.results if c.state is not None]
+        base = self._context.device.name if self._context.device is not None else ""
+        new = context.device.name if context.device is not None else ""
+        return _kerntime.render_html_compared(context, list(runs), states, self.options, base, new)
+
     def failure(self, test: TestComparison) -> Optional[str]:
         """Why the test fails the gate (a state got slower, or compare refused), else None."""
         if test.refused:

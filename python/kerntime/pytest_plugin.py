@@ -12,8 +12,8 @@ Each result becomes JUnit XML properties of the test (``kerntime_latency_ms``,
 top kernel with ``_ms`` and ``_share`` beside it; results other than the test's main one are
 prefixed with their label, e.g. ``kerntime_baseline_latency_ms``, and baselines get
 ``kerntime_<label>_ratio`` = main latency / baseline latency). At the end of the session every
-result is written to ``--kerntime-json PATH`` (kerntime JSON) and ``--kerntime-md PATH``
-(markdown), each atomically.
+result is written to ``--kerntime-json PATH`` (kerntime JSON), ``--kerntime-md PATH``
+(markdown) and ``--kerntime-html PATH`` (one self-contained page of charts), each atomically.
 
 With ``--kerntime-baseline FILE`` (a kerntime JSON of an earlier session), each test's results
 are compared with the baseline's as soon as the test has run (kerntime compare, baseline.py):
@@ -52,6 +52,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="write every kerntime result of the session to PATH as kerntime JSON")
     group.addoption("--kerntime-md", metavar="PATH", default=None,
                     help="write every kerntime result of the session to PATH as markdown")
+    group.addoption("--kerntime-html", metavar="PATH", default=None,
+                    help="write every kerntime result of the session to PATH as one "
+                         "self-contained HTML page (charts; with --kerntime-baseline, the ratios)")
     group.addoption("--kerntime-top-kernels", metavar="N", type=int, default=5,
                     help="how many kernels of each result become JUnit properties (default 5)")
     group.addoption("--kerntime-baseline", metavar="FILE", default=None,
@@ -216,7 +219,7 @@ def _command_line(config: pytest.Config) -> str:
 
 def _reports_asked(config: pytest.Config) -> bool:
     return any(config.getoption(option) for option in
-               ("kerntime_json", "kerntime_md", "kerntime_baseline"))
+               ("kerntime_json", "kerntime_md", "kerntime_html", "kerntime_baseline"))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -270,16 +273,17 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
                 baseline.compare_test(test)
     json_path = config.getoption("kerntime_json")
     markdown_path = config.getoption("kerntime_md")
-    if json_path or markdown_path:
+    html_path = config.getoption("kerntime_html")
+    if json_path or markdown_path or html_path:
         session_report.write(config.stash[_recorded_key], _command_line(config), json_path,
-                             markdown_path)
+                             markdown_path, html_path, config.stash.get(_baseline_key, None))
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     recorded = config.stash.get(_recorded_key, [])
     if recorded:
-        paths = [p for p in (config.getoption("kerntime_json"), config.getoption("kerntime_md"))
-                 if p]
+        paths = [p for p in (config.getoption("kerntime_json"), config.getoption("kerntime_md"),
+                             config.getoption("kerntime_html")) if p]
         where = f", written to {', '.join(paths)}" if paths else ""
         terminalreporter.write_line(f"kerntime: {len(recorded)} results{where}")
     gathered = config.stash.get(_gathered_key, None)

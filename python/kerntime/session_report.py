@@ -14,10 +14,13 @@ import datetime
 import os
 import socket
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from . import _kerntime
 from .result import Result
+
+if TYPE_CHECKING:  # baseline imports this module
+    from .baseline import Baseline
 
 
 @dataclass
@@ -168,14 +171,29 @@ def render_json(recorded: Sequence[RecordedResult], command_line: str) -> str:
                                    [benchmark_run(r) for r in recorded])
 
 
+def render_html(recorded: Sequence[RecordedResult], command_line: str,
+                baseline: Optional["Baseline"] = None) -> str:
+    """The C++ HTML report of the session (its charts per result); with the session's baseline,
+    each compared result also shows its ratio to the baseline and the interval."""
+    recorded = _in_report_order(recorded)
+    context = _context(recorded, command_line)
+    runs = [benchmark_run(r) for r in recorded]
+    if baseline is not None:
+        return baseline.render_html(context, runs)
+    return _kerntime.render_report("html", context, runs)
+
+
 def write(recorded: Sequence[RecordedResult], command_line: str, json_path: Optional[str],
-          markdown_path: Optional[str]) -> None:
+          markdown_path: Optional[str], html_path: Optional[str] = None,
+          baseline: Optional["Baseline"] = None) -> None:
     """Writes each report atomically (a reader never sees a partial file), creating missing
     folders."""
-    for path in (json_path, markdown_path):
+    for path in (json_path, markdown_path, html_path):
         if path:
             os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     if json_path:
         _kerntime.write_file_atomically(json_path, render_json(recorded, command_line))
     if markdown_path:
         _kerntime.write_file_atomically(markdown_path, render_markdown(recorded, command_line))
+    if html_path:
+        _kerntime.write_file_atomically(html_path, render_html(recorded, command_line, baseline))

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <span>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,21 @@ compare_options make_compare_options(const std::string& threshold, double alpha,
 comparison compare_result_sets(const result_set& base, const result_set& changed,
                                const compare_options& options) {
   return compare(std::span(&base, 1), std::span(&changed, 1), options);
+}
+
+// The pytest plugin compares one test at a time: the session's HTML shows all those states.
+std::string render_html_compared(const run_context& context, const std::vector<benchmark_run>& runs,
+                                 const std::vector<state_comparison>& states,
+                                 const compare_options& options, const std::string& base_device,
+                                 const std::string& new_device) {
+  comparison c;
+  c.states = states;
+  c.options = options;
+  c.base_device = base_device;
+  c.new_device = new_device;
+  std::ostringstream out;
+  make_html_writer(&c)->print(out, context, runs);
+  return out.str();
 }
 
 } // namespace
@@ -102,6 +118,11 @@ void bind_compare(py::module_& m) {
         "kerntime compare of two result sets (docs/compare.md): per state the ratio NEW/BASE, "
         "its interval and a verdict. Raises InvalidArgument when no state is in both, or the "
         "GPUs differ.");
+  m.def("render_html_compared", &render_html_compared, py::arg("context"), py::arg("runs"),
+        py::arg("states"), py::arg("options"), py::arg("base_device") = "",
+        py::arg("new_device") = "",
+        "The HTML report of `runs` with each state of `states` (StateComparison, from "
+        "compare_results) shown against the baseline.");
 }
 
 } // namespace kerntime::python

@@ -88,7 +88,7 @@ void bind_reports(py::module_& m) {
       .def_readwrite("device", &run_context::device)
       .def_readwrite("telemetry", &run_context::telemetry);
   m.def("render_report", &render_report, py::arg("format"), py::arg("context"), py::arg("runs"),
-        "The report of `runs` in `format` (markdown, json, gbench_json, junit, csv, trace).");
+        "The report of `runs` in `format` (markdown, json, gbench_json, junit, csv, trace, html).");
   m.def(
       "to_json", [](const measurement_result& r) { return to_json(r); }, py::arg("result"),
       "The kerntime JSON of one measurement (the schema's \"result\" object).");

@@ -137,6 +137,22 @@ def test_json_report_holds_every_result(run, example):
     assert str(example.measurement.latency_ns) in text or repr(example.measurement.latency_ns) in text
 
 
+def test_html_report_shows_every_result_as_text(pytester, monkeypatch):
+    isolate(monkeypatch)
+    pytester.makepyfile(test_benchmarks=TEST_FILE)
+    outcome = pytester.runpytest_subprocess("-p", "kerntime.pytest_plugin",
+                                            "--kerntime-html=out/report.html")
+    outcome.stdout.fnmatch_lines(["*kerntime: 7 results, written to out/report.html*"])
+    page = (pytester.path / "out" / "report.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert "<script" not in page.lower()
+    # Kernel names and test ids are text: the template's angle brackets and quotes escaped.
+    assert "void gemm&lt;float, 128&gt;(params&lt;&quot;tn&quot;, 3&gt;, int)" in page
+    assert "test_benchmarks.py::test_parametrized[a|b]/result=result/role=main" in page
+    assert "test_benchmarks.py::test_failed_benchmark" in page
+    assert 'id="comparison"' not in page  # no baseline given
+
+
 def test_markdown_report_puts_baselines_beside_the_main_result(run):
     path, _ = run
     lines = (path / "out" / "report.md").read_text().splitlines()
@@ -243,6 +259,15 @@ def test_a_slower_result_gets_a_slower_verdict_and_passes_without_the_gate(sessi
         "3 results compared with base.json: 1 slower, 0 faster, 2 same, 0 inconclusive*",
         f"slower: {KERNEL_STATE}: ratio 1.0500 (+5.00 %), 95 % interval 1.0*band ±2.0 %",
     ])
+
+
+def test_the_html_report_shows_each_ratio_against_the_baseline(session, pytester):
+    session(1.05, "--kerntime-baseline=base.json", "--kerntime-html=out/report.html")
+    page = (pytester.path / "out" / "report.html").read_text(encoding="utf-8")
+    assert '<section id="comparison"' in page
+    assert "verdict-slower" in page
+    assert "1.0500 [1.0" in page  # the ratio and its interval
+    assert "<script" not in page.lower()
 
 
 def test_the_gate_fails_a_slower_test_with_the_state_ratio_interval_and_band(session, pytester):
