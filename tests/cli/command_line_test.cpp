@@ -371,5 +371,49 @@ TEST_F(command_line, skipped_states_are_not_failures) {
   EXPECT_EQ(result.out.find("alpha"), std::string::npos);
 }
 
+std::string read_text(const fs::path& path) {
+  std::stringstream text;
+  text << std::ifstream(path).rdbuf();
+  return text.str();
+}
+
+TEST_F(command_line, report_renders_a_kerntime_json_again_into_any_format) {
+  const auto json = folder_ / "run.json";
+  ASSERT_EQ(run({"run", "--json", json.string(), "-q"}, true).exit_code, exit_ok);
+  const auto html = folder_ / "run.html";
+  const auto csv = folder_ / "run.csv";
+  const auto result =
+      run({"report", json.string(), "--html", html.string(), "--csv", csv.string()});
+  EXPECT_EQ(result.exit_code, exit_ok) << result.err;
+  EXPECT_NE(result.out.find("## alpha"), std::string::npos) << result.out; // markdown on stdout
+  const std::string page = read_text(html);
+  EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0U);
+  EXPECT_NE(page.find("alpha/N=2/mode=y"), std::string::npos);
+  EXPECT_NE(read_text(csv).find("beta/bytes=4096/f=0.5"), std::string::npos);
+}
+
+TEST_F(command_line, report_of_a_file_that_is_not_a_kerntime_json_writes_nothing) {
+  const auto notes = folder_ / "notes.txt";
+  std::ofstream(notes) << "hello\n";
+  const auto html = folder_ / "r.html";
+  expect_bad_input({"report", notes.string(), "--html", html.string()},
+                   "notes.txt is not a kerntime result set: not JSON");
+  expect_bad_input({"report", (folder_ / "missing.json").string(), "--html", html.string()},
+                   "cannot read");
+  expect_bad_input({"report", "--html", html.string()}, "file is required");
+  EXPECT_FALSE(fs::exists(html));
+}
+
+TEST_F(command_line, run_writes_its_html_even_when_compare_refuses_the_baseline) {
+  const auto base = folder_ / "base.json";
+  ASSERT_EQ(run({"run", "--json", base.string(), "-q"}, true).exit_code, exit_ok);
+  // Every state skipped on both sides: no state to compare, which compare refuses.
+  const auto html = folder_ / "run.html";
+  const auto result =
+      run({"run", "--baseline", base.string(), "--html", html.string(), "-q"}, true);
+  EXPECT_EQ(result.exit_code, exit_bad_input) << result.err;
+  EXPECT_NE(read_text(html).find("beta/bytes=1024/f=0.5"), std::string::npos);
+}
+
 } // namespace
 } // namespace kerntime::detail
