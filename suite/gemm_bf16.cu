@@ -47,7 +47,8 @@ void gemm_bf16(state& s) {
   const float beta = 0.0f;
   const int m = static_cast<int>(size);
 
-  s.add_flops(2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n));
+  s.add_flops(2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n),
+              flop_precision::bf16_tensor);
   s.add_bytes(3.0 * static_cast<double>(n * n * sizeof(__nv_bfloat16)));
   s.exec([&](cudaStream_t stream, int input_set) {
     check_cublas(cublasSetStream(handle.get(), stream), "cublasSetStream");

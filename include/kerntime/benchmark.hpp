@@ -32,6 +32,7 @@
 #include "kerntime/measure.hpp"
 #include "kerntime/protocol.hpp"
 #include "kerntime/result.hpp"
+#include "kerntime/roofline.hpp"
 
 namespace kerntime {
 
@@ -127,8 +128,11 @@ public:
   // For a benchmark about the cache itself (hot L2): measure this state without the flush.
   void set_flush_l2(bool flush) noexcept { protocol_.flush_l2 = flush; }
 
-  // Work per iteration, so reports show TFLOP/s and GB/s. Calls add up.
+  // Work per iteration, so reports show TFLOP/s and GB/s. Calls add up. With a precision, the
+  // reports also show the share of that unit's peak (speed of light, docs/speed-of-light.md);
+  // one state declares one precision.
   void add_flops(double flops);
+  void add_flops(double flops, flop_precision precision);
   void add_bytes(double bytes_read_and_written);
 
   // Marks the state skipped (e.g. too large for this device); exec does nothing afterwards.
@@ -148,6 +152,9 @@ public:
   }
   [[nodiscard]] std::optional<double> flops() const noexcept { return flops_; }
   [[nodiscard]] std::optional<double> bytes() const noexcept { return bytes_; }
+  [[nodiscard]] std::optional<flop_precision> flops_precision() const noexcept {
+    return flops_precision_;
+  }
   [[nodiscard]] const std::optional<measurement_result>& result() const noexcept { return result_; }
   // "copy/bytes=1048576": the benchmark name and each axis as name=value.
   [[nodiscard]] const std::string& name() const noexcept { return name_; }
@@ -161,6 +168,7 @@ private:
   protocol protocol_;
   std::optional<double> flops_;
   std::optional<double> bytes_;
+  std::optional<flop_precision> flops_precision_;
   std::optional<std::string> skip_reason_;
   std::optional<measurement_result> result_;
   bool executed_ = false;

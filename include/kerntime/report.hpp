@@ -15,6 +15,7 @@
 
 #include "kerntime/errors.hpp"
 #include "kerntime/result.hpp"
+#include "kerntime/roofline.hpp"
 
 namespace kerntime {
 
@@ -44,13 +45,17 @@ struct benchmark_run {
   std::vector<std::pair<std::string, std::string>> axes; // axis name and value, in axis order
   std::string state_name;                                // make_state_name(benchmark, axes)
   run_status status = run_status::ok;
-  std::optional<error_kind> error;          // failed runs: what kind of failure
-  std::string message;                      // failed: the error; skipped: the reason
-  std::optional<measurement_result> result; // present when status == ok
-  std::optional<double> flops;              // per iteration, when the benchmark declared them
-  std::optional<double> bytes;              // read + written per iteration, when declared
-  double wall_seconds = 0; // host wall time of the state, set-up and failures included
-  std::optional<run_device> device;     // absent when the state never reached a device
+  std::optional<error_kind> error;               // failed runs: what kind of failure
+  std::string message;                           // failed: the error; skipped: the reason
+  std::optional<measurement_result> result;      // present when status == ok
+  std::optional<double> flops;                   // per iteration, when the benchmark declared them
+  std::optional<double> bytes;                   // read + written per iteration, when declared
+  std::optional<flop_precision> flops_precision; // the unit the flops ran on, when declared
+  // How close the declared work came to the GPU's peaks (the command line adds it to ok runs
+  // with declared work on a GPU it has peaks for).
+  std::optional<speed_of_light> sol;
+  double wall_seconds = 0;          // host wall time of the state, set-up and failures included
+  std::optional<run_device> device; // absent when the state never reached a device
   std::optional<std::size_t> plan_index; // the state's place in the full plan (all shards)
 };
 
@@ -70,8 +75,8 @@ struct run_context {
   std::string date; // ISO 8601, UTC
   std::optional<device_info> device;
   device_telemetry telemetry;
-  std::optional<shard_spec> shard;         // the run covered this slice of the plan
-  std::optional<std::size_t> plan_states;  // states in the full plan (every shard)
+  std::optional<shard_spec> shard;        // the run covered this slice of the plan
+  std::optional<std::size_t> plan_states; // states in the full plan (every shard)
 };
 
 // A writer renders all runs of one invocation into one stream (print_* calls do_*).

@@ -85,8 +85,12 @@ struct device_info {
   int multiprocessors = 0;
   std::size_t l2_bytes = 0;
   std::size_t memory_bytes = 0;
-  int driver_version = 0;  // as cudaDriverGetVersion reports it, e.g. 13000
-  int runtime_version = 0; // as cudaRuntimeGetVersion reports it
+  // For the speed-of-light table (0 where not read, e.g. a file from an older kerntime).
+  int peak_sm_clock_khz = 0;     // cudaDevAttrClockRate
+  int memory_clock_khz = 0;      // cudaDevAttrMemoryClockRate
+  int memory_bus_width_bits = 0; // cudaDevAttrGlobalMemoryBusWidth
+  int driver_version = 0;        // as cudaDriverGetVersion reports it, e.g. 13000
+  int runtime_version = 0;       // as cudaRuntimeGetVersion reports it
 };
 
 struct measurement_result {
@@ -104,6 +108,7 @@ struct measurement_result {
   std::vector<kernel_summary> kernels; // empty with CUDA events, which see no kernels
   std::vector<trace_record> trace;     // the first measured trial's records (CUPTI only)
   device_telemetry telemetry;
+  energy_summary energy; // from the trials' NVML energy readings
   std::vector<std::string> warnings;
   double wall_seconds = 0;     // host wall time of the whole measurement, warmup included
   std::size_t flush_bytes = 0; // the flush size actually used (0 when flush_l2 is off)

@@ -25,6 +25,22 @@ struct trial_telemetry {
   std::optional<double> measured_sm_clock_mhz; // clock64 cycles over %globaltimer, on the GPU
   bool throttled = false;
   std::string throttle_reason; // why the trial was flagged, empty when not throttled
+  // NVML's total-energy counter (millijoules since the driver loaded) read just before the
+  // trial's work is enqueued and just after it finished, and the host seconds between the two
+  // reads. Empty where the counter could not be read.
+  std::optional<std::uint64_t> energy_mj_before;
+  std::optional<std::uint64_t> energy_mj_after;
+  std::optional<double> energy_interval_s;
+};
+
+// The energy of a measurement, from its trials' counter readings. What the counter covers: the
+// whole trial between the two reads, the L2 flush before each iteration included
+// (docs/telemetry.md). Never a zero for "unknown": unavailable, with the reason.
+struct energy_summary {
+  bool available = false;
+  std::string unavailable_reason;
+  std::optional<double> joules_per_iteration; // trials' energy over their iterations
+  std::optional<double> average_watts;        // trials' energy over their read-to-read time
 };
 
 // Static facts about the device, read once per measurement.

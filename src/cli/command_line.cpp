@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/calibrate_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/device_listing.hpp"
 #include "cli/device_selection.hpp"
@@ -21,6 +22,7 @@
 #include "cli/output_paths.hpp"
 #include "cli/report_command.hpp"
 #include "cli/report_files.hpp"
+#include "cli/roofline_flags.hpp"
 #include "cli/run_context.hpp"
 #include "cli/state_plan.hpp"
 #include "cli/state_runner.hpp"
@@ -53,7 +55,8 @@ struct run_flags {
   long long max_trials = 0;
   double max_time_s = 0;
   report_file_flags reports;
-  std::string baseline; // compare the run with this kerntime JSON
+  roofline_flags roofline; // --peaks, --calibration
+  std::string baseline;    // compare the run with this kerntime JSON
   bool quiet = false;
   // How the states run: worker processes (on these devices), or this process.
   std::optional<std::string> devices;
@@ -158,6 +161,7 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
   run.add_flag(flag(n.discard_throttled), p.discard_throttled,
                "Re-run throttled trials after a short pause (at most 3 re-runs in all)");
   add_report_file_options(run, flags.reports);
+  add_roofline_options(run, flags.roofline);
   run.add_option("--baseline", flags.baseline,
                  "Compare the run with this kerntime JSON and exit 1 if a state got slower "
                  "(kerntime compare's rules, docs/compare.md); its times also order the queue, "
@@ -331,6 +335,7 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   auto& out = *env.out;
   auto& err = *env.err;
   const report_plan reports = plan_report_files(flags.reports);
+  const roofline_settings roofline = load_roofline_settings(flags.roofline);
   // Read before running: a baseline that cannot be read must not cost a whole run.
   std::vector<result_set> baseline;
   if (!flags.baseline.empty()) {
@@ -349,7 +354,8 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   }
 
   const auto indices = selected_indices(plan, shard);
-  const auto runs = measure_states(args, plan, indices, p, flags, baseline, env);
+  auto runs = measure_states(args, plan, indices, p, flags, baseline, env);
+  add_speed_of_light(runs, roofline);
   auto context = make_run_context(args, runs);
   context.shard = shard;
   context.plan_states = plan.states.size();
@@ -436,6 +442,11 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   auto* merge = app.add_subcommand(
       "merge", "Join the result files of a sharded run (run --shard) into one set of reports");
   add_merge_options(*merge, merge_settings);
+  calibrate_flags calibrate_settings;
+  auto* calibrate = app.add_subcommand(
+      "calibrate", "Measure what this GPU achieves now (copy, a GEMM per precision) for run "
+                   "--calibration");
+  add_calibrate_options(*calibrate, calibrate_settings);
   report_flags report_settings;
   auto* report = app.add_subcommand(
       "report", "Render a kerntime JSON again: HTML, JUnit, CSV, … (with --baseline, compared)");
@@ -498,6 +509,9 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     }
     if (*merge) {
       return run_merge(merge_settings, args, env);
+    }
+    if (*calibrate) {
+      return run_calibrate(calibrate_settings, args, env);
     }
     if (*report) {
       return run_report(report_settings, env);

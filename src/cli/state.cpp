@@ -55,6 +55,16 @@ void state::add_flops(double flops) {
   flops_ = flops_.value_or(0) + flops;
 }
 
+void state::add_flops(double flops, flop_precision precision) {
+  if (flops_precision_ && *flops_precision_ != precision) {
+    throw invalid_argument(fmt::format("{}: add_flops was given {} and then {}; a state declares "
+                                       "one precision (declare the dominant one)",
+                                       name(), to_string(*flops_precision_), to_string(precision)));
+  }
+  add_flops(flops);
+  flops_precision_ = precision;
+}
+
 void state::add_bytes(double bytes_read_and_written) {
   if (!(bytes_read_and_written >= 0)) {
     throw invalid_argument(

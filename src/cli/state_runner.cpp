@@ -36,6 +36,7 @@ benchmark_run run_one(const planned_state& planned, const protocol& p) {
     planned.registered->function()(s);
     run.flops = s.flops();
     run.bytes = s.bytes();
+    run.flops_precision = s.flops_precision();
     if (s.is_skipped()) {
       run.status = run_status::skipped;
       run.message = *s.skip_reason();

@@ -26,6 +26,14 @@ device_info read_current_device() {
   d.multiprocessors = props.multiProcessorCount;
   d.l2_bytes = static_cast<std::size_t>(props.l2CacheSize);
   d.memory_bytes = props.totalGlobalMem;
+  // Attributes, not cudaDeviceProp fields: CUDA 13 removed the clock fields from the struct.
+  check_cuda(cudaDeviceGetAttribute(&d.peak_sm_clock_khz, cudaDevAttrClockRate, d.ordinal),
+             "reading the peak SM clock");
+  check_cuda(cudaDeviceGetAttribute(&d.memory_clock_khz, cudaDevAttrMemoryClockRate, d.ordinal),
+             "reading the memory clock");
+  check_cuda(
+      cudaDeviceGetAttribute(&d.memory_bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, d.ordinal),
+      "reading the memory bus width");
   check_cuda(cudaDriverGetVersion(&d.driver_version), "reading the driver version");
   check_cuda(cudaRuntimeGetVersion(&d.runtime_version), "reading the runtime version");
   return d;

@@ -18,6 +18,7 @@
 #include "measure/device.hpp"
 #include "measure/event_timer.hpp"
 #include "measure/warmup.hpp"
+#include "result/energy.hpp"
 #include "result/summarise.hpp"
 #include "telemetry/telemetry_probe.hpp"
 
@@ -129,6 +130,7 @@ public:
       r.telemetry = probe_->device(); // "clocks look locked" is revised by every trial's reading
       r.warnings.insert(r.warnings.end(), probe_->warnings().begin(), probe_->warnings().end());
     }
+    r.energy = detail::summarise_energy(r.trials, protocol_, r.telemetry);
     return r;
   }
 

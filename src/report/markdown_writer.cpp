@@ -110,12 +110,51 @@ void print_devices(std::ostream& out, const std::vector<run_device>& devices) {
   out << "\n\n";
 }
 
+// "73.2% compute": the share of the peak for the bound the roofline names (the larger share).
+std::string speed_of_light_cell(std::optional<double> compute_pct, std::optional<double> memory_pct,
+                                roofline_bound bound) {
+  const auto pct = bound == roofline_bound::compute ? compute_pct : memory_pct;
+  if (!pct) {
+    return std::string(no_value);
+  }
+  return fmt::format("{:.1f}% {}", *pct, to_string(bound));
+}
+
+std::string speed_of_light_cell(const benchmark_run& run) {
+  if (!run.sol) {
+    return std::string(no_value);
+  }
+  return speed_of_light_cell(run.sol->compute_pct, run.sol->memory_pct, run.sol->bound);
+}
+
+std::string achievable_cell(const benchmark_run& run) {
+  if (!run.sol || !run.sol->achievable) {
+    return std::string(no_value);
+  }
+  const auto& a = *run.sol->achievable;
+  return speed_of_light_cell(a.compute_pct, a.memory_pct, run.sol->bound);
+}
+
+std::string energy_cell(const measurement_result& r) {
+  if (!r.energy.joules_per_iteration) {
+    return std::string(no_value);
+  }
+  const double j = *r.energy.joules_per_iteration;
+  return j >= 1.0 ? fmt::format("{:.3f} J", j) : fmt::format("{:.3f} mJ", j * 1e3);
+}
+
 void print_state_table(std::ostream& out, const benchmark_group& group, bool name_gpu) {
   bool any_flops = false;
   bool any_bytes = false;
+  bool any_sol = false;
+  bool any_achievable = false;
+  bool any_energy = false;
   for (const auto* run : group.runs) {
     any_flops = any_flops || run->flops.has_value();
     any_bytes = any_bytes || run->bytes.has_value();
+    any_sol = any_sol || run->sol.has_value();
+    any_achievable = any_achievable || (run->sol && run->sol->achievable);
+    any_energy = any_energy || (run->result && run->result->energy.available);
   }
   std::vector<std::string> header;
   std::vector<bool> numeric;
@@ -133,6 +172,18 @@ void print_state_table(std::ostream& out, const benchmark_group& group, bool nam
   }
   if (any_bytes) {
     header.emplace_back("GB/s");
+    numeric.push_back(true);
+  }
+  if (any_sol) {
+    header.emplace_back("SOL");
+    numeric.push_back(true);
+  }
+  if (any_achievable) {
+    header.emplace_back("of achievable");
+    numeric.push_back(true);
+  }
+  if (any_energy) {
+    header.emplace_back("energy/iter");
     numeric.push_back(true);
   }
   header.emplace_back("backend");
@@ -158,6 +209,15 @@ void print_state_table(std::ostream& out, const benchmark_group& group, bool nam
       }
       if (any_bytes) {
         cells.push_back(optional_number(detail::gigabytes_per_second(*run)));
+      }
+      if (any_sol) {
+        cells.push_back(speed_of_light_cell(*run));
+      }
+      if (any_achievable) {
+        cells.push_back(achievable_cell(*run));
+      }
+      if (any_energy) {
+        cells.push_back(energy_cell(r));
       }
       cells.emplace_back(to_string(r.backend));
       if (name_gpu) {
@@ -188,6 +248,42 @@ void print_kernel_table(std::ostream& out, const measurement_result& r) {
                     fmt::format("{:.1f}%", k.share * 100.0)});
   }
   out << '\n';
+}
+
+// "45.612 mJ per iteration, 512.3 W on average (NVML's energy counter over each trial, its L2
+// flushes included)", or why there is no reading.
+std::string describe_energy(const energy_summary& e) {
+  if (!e.available || !e.joules_per_iteration || !e.average_watts) {
+    return "unavailable: " + e.unavailable_reason;
+  }
+  return fmt::format("{:.3f} mJ per iteration, {:.1f} W on average (NVML's energy counter over "
+                     "each trial, its L2 flushes included)",
+                     *e.joules_per_iteration * 1e3, *e.average_watts);
+}
+
+// "roofline 140.2 µs (compute-bound: bf16_tensor 1070.5 TFLOP/s, DRAM 4915.2 GB/s); compute
+// 73.2%, memory 5.0%; achievable (calibration.json …): compute 88.1%, memory 6.2%; peaks: …"
+std::string describe_speed_of_light(const speed_of_light& sol) {
+  const auto pct = [](std::optional<double> p) {
+    return p ? fmt::format("{:.1f}%", *p) : std::string(no_value);
+  };
+  std::string peaks;
+  if (sol.precision && sol.peak_flops_per_s) {
+    peaks =
+        fmt::format("{} {:.1f} TFLOP/s", to_string(*sol.precision), *sol.peak_flops_per_s / 1e12);
+  }
+  if (sol.peak_bytes_per_s) {
+    peaks +=
+        fmt::format("{}DRAM {:.1f} GB/s", peaks.empty() ? "" : ", ", *sol.peak_bytes_per_s / 1e9);
+  }
+  std::string text = fmt::format("roofline {} ({}-bound; peaks {}); compute {}, memory {}",
+                                 detail::human_duration(sol.roofline_ns), to_string(sol.bound),
+                                 peaks, pct(sol.compute_pct), pct(sol.memory_pct));
+  if (sol.achievable) {
+    text += fmt::format("; of achievable ({}): compute {}, memory {}", sol.achievable->source,
+                        pct(sol.achievable->compute_pct), pct(sol.achievable->memory_pct));
+  }
+  return text + "; peak source: " + sol.peak_source;
 }
 
 // Everything about one state that does not fit its row: its kernels, telemetry, warnings, or
@@ -222,6 +318,13 @@ void print_state_details(std::ostream& out, const benchmark_run& run) {
   if (const auto line = detail::describe(detail::summarize_telemetry(r)); !line.empty()) {
     out << "Telemetry: " << detail::markdown_text(line) << "\n\n";
   }
+  // Without NVML the telemetry line already says why; energy has nothing to add.
+  if (r.energy.available || (r.telemetry.available && !r.energy.unavailable_reason.empty())) {
+    out << "Energy: " << detail::markdown_text(describe_energy(r.energy)) << "\n\n";
+  }
+  if (run.sol) {
+    out << "Speed of light: " << detail::markdown_text(describe_speed_of_light(*run.sol)) << "\n\n";
+  }
   if (!r.warnings.empty()) {
     out << "Warnings:\n\n";
     for (const auto& warning : r.warnings) {
@@ -232,7 +335,7 @@ void print_state_details(std::ostream& out, const benchmark_run& run) {
 }
 
 bool has_details(const benchmark_run& run) {
-  if (run.status != run_status::ok || !run.result) {
+  if (run.status != run_status::ok || !run.result || run.sol) {
     return true;
   }
   const auto& r = *run.result;

@@ -112,6 +112,9 @@ device_info device_of(const json& j) {
           .multiprocessors = integer_of<int>(j, "multiprocessors"),
           .l2_bytes = integer_of<std::size_t>(j, "l2_bytes"),
           .memory_bytes = integer_of<std::size_t>(j, "memory_bytes"),
+          .peak_sm_clock_khz = added_later<int>(j, "peak_sm_clock_khz").value_or(0),
+          .memory_clock_khz = added_later<int>(j, "memory_clock_khz").value_or(0),
+          .memory_bus_width_bits = added_later<int>(j, "memory_bus_width_bits").value_or(0),
           .driver_version = integer_of<int>(j, "driver_version"),
           .runtime_version = integer_of<int>(j, "runtime_version")};
 }
@@ -164,6 +167,9 @@ trial_result trial_of(const json& j) {
   trial.telemetry.measured_sm_clock_mhz = optional_of<double>(t, "measured_sm_clock_mhz");
   trial.telemetry.throttled = t.at("throttled").get<bool>();
   trial.telemetry.throttle_reason = t.at("throttle_reason").get<std::string>();
+  trial.telemetry.energy_mj_before = added_later<std::uint64_t>(t, "energy_mj_before");
+  trial.telemetry.energy_mj_after = added_later<std::uint64_t>(t, "energy_mj_after");
+  trial.telemetry.energy_interval_s = added_later<double>(t, "energy_interval_s");
   return trial;
 }
 
@@ -202,6 +208,42 @@ stopping_summary stopping_of(const json& j, const measurement_result& r) {
   return s;
 }
 
+// A file from before energy was read has none: unavailable, and why.
+energy_summary energy_of(const json& result) {
+  energy_summary e;
+  if (!result.contains("energy")) {
+    e.unavailable_reason = "not recorded (the file was written before kerntime read energy)";
+    return e;
+  }
+  const json& j = result.at("energy");
+  e.available = j.at("available").get<bool>();
+  e.unavailable_reason = j.at("unavailable_reason").get<std::string>();
+  e.joules_per_iteration = optional_of<double>(j, "joules_per_iteration");
+  e.average_watts = optional_of<double>(j, "average_watts");
+  return e;
+}
+
+speed_of_light speed_of_light_of(const json& j) {
+  speed_of_light sol;
+  if (!j.at("precision").is_null()) {
+    sol.precision = enum_of(j, "precision", parse_flop_precision);
+  }
+  sol.peak_flops_per_s = optional_of<double>(j, "peak_flops_per_s");
+  sol.peak_bytes_per_s = optional_of<double>(j, "peak_bytes_per_s");
+  sol.compute_pct = optional_of<double>(j, "compute_pct");
+  sol.memory_pct = optional_of<double>(j, "memory_pct");
+  sol.bound = enum_of(j, "bound", parse_roofline_bound);
+  sol.roofline_ns = j.at("roofline_ns").get<double>();
+  sol.peak_source = j.at("peak_source").get<std::string>();
+  if (const json& a = j.at("achievable"); !a.is_null()) {
+    sol.achievable = achievable_speed_of_light{
+        optional_of<double>(a, "flops_per_s"), optional_of<double>(a, "bytes_per_s"),
+        optional_of<double>(a, "compute_pct"), optional_of<double>(a, "memory_pct"),
+        a.at("source").get<std::string>()};
+  }
+  return sol;
+}
+
 measurement_result result_of(const json& j) {
   measurement_result r;
   r.protocol_used = protocol_of(j.at("protocol"));
@@ -236,6 +278,7 @@ measurement_result result_of(const json& j) {
                         e.at("start_ns").get<double>(),  e.at("end_ns").get<double>()};
   });
   r.telemetry = device_telemetry_of(j.at("device_telemetry"));
+  r.energy = energy_of(j);
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
   r.wall_seconds = j.at("wall_seconds").get<double>();
   r.flush_bytes = integer_of<std::size_t>(j, "flush_bytes");
@@ -258,6 +301,15 @@ benchmark_run run_of(const json& j) {
   run.message = j.at("message").is_null() ? std::string() : j.at("message").get<std::string>();
   run.flops = optional_of<double>(j, "flops_per_iteration");
   run.bytes = optional_of<double>(j, "bytes_per_iteration");
+  if (const auto precision = added_later<std::string>(j, "flops_precision")) {
+    run.flops_precision = parse_flop_precision(*precision);
+    if (!run.flops_precision) {
+      throw invalid_argument(fmt::format("'{}' is not a known flops_precision", *precision));
+    }
+  }
+  if (j.contains("speed_of_light") && !j.at("speed_of_light").is_null()) {
+    run.sol = speed_of_light_of(j.at("speed_of_light"));
+  }
   run.wall_seconds = added_later<double>(j, "wall_seconds").value_or(0.0);
   if (j.contains("device") && !j.at("device").is_null()) {
     const json& d = j.at("device");

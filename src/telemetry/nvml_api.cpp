@@ -67,6 +67,7 @@ std::optional<nvml_api> load_nvml(const std::string& path, std::string& reason) 
   if (api.device_get_handle_by_pci_bus_id == nullptr) {
     resolve(library, "nvmlDeviceGetHandleByPciBusId", api.device_get_handle_by_pci_bus_id);
   }
+  resolve(library, "nvmlDeviceGetTotalEnergyConsumption", api.device_get_total_energy_consumption);
   resolve(library, "nvmlDeviceGetName", api.device_get_name);
   resolve(library, "nvmlDeviceGetUUID", api.device_get_uuid);
   resolve(library, "nvmlDeviceGetClockInfo", api.device_get_clock_info);

@@ -46,6 +46,10 @@ struct nvml_api {
                                         unsigned* celsius) = nullptr;
   nvml_return (*device_get_clock_event_reasons)(nvml_device device,
                                                 unsigned long long* reasons) = nullptr;
+  // nvmlDeviceGetTotalEnergyConsumption: millijoules since the driver was loaded (Volta and
+  // later; NVML_ERROR_NOT_SUPPORTED before).
+  nvml_return (*device_get_total_energy_consumption)(nvml_device device,
+                                                     unsigned long long* millijoules) = nullptr;
 };
 
 // "libnvidia-ml.so.1", or the path in the environment variable KERNTIME_NVML_PATH.

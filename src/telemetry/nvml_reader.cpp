@@ -98,4 +98,11 @@ std::vector<std::string> nvml_reader::take_new_failures() {
   return taken;
 }
 
+std::optional<std::uint64_t> nvml_reader::read_energy_mj() {
+  unsigned long long millijoules = 0;
+  const bool ok = call("nvmlDeviceGetTotalEnergyConsumption",
+                       api_->device_get_total_energy_consumption, device_, &millijoules);
+  return if_read<std::uint64_t>(ok, millijoules);
+}
+
 } // namespace kerntime::detail

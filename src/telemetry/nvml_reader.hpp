@@ -3,6 +3,8 @@
 // is noted once (per entry point), so a driver that fails mid-run costs readings, never the
 // measurement. Getters only.
 
+#include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -22,6 +24,9 @@ public:
 
   // The state now: SM and memory clocks, power, temperature, clock-event reasons.
   [[nodiscard]] gpu_snapshot read_snapshot();
+
+  // The total-energy counter in millijoules; empty where the GPU or driver has none.
+  [[nodiscard]] std::optional<std::uint64_t> read_energy_mj();
 
   // Notes on entry points that failed for the first time since the last call, e.g.
   // "NVML nvmlDeviceGetPowerUsage failed: GPU is lost (NVML error 15); its readings are empty".

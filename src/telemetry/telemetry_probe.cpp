@@ -139,6 +139,11 @@ void telemetry_probe::before_trial(cudaStream_t /*stream*/) {
   // The GPU side of the probe runs after the trial (see after_trial); before it, the GPU may
   // still be between trials, and a check there would read an idle clock.
   before_ = read_now();
+  // The energy counter last and its pair first, so the window holds the trial and little else.
+  if (reader_) {
+    energy_before_mj_ = reader_->read_energy_mj();
+    energy_before_time_ = std::chrono::steady_clock::now();
+  }
 }
 
 trial_telemetry telemetry_probe::after_trial(cudaStream_t stream) {
@@ -147,6 +152,14 @@ trial_telemetry telemetry_probe::after_trial(cudaStream_t stream) {
   const bool synchronized = cudaStreamSynchronize(stream) == cudaSuccess;
   if (enqueued && synchronized) {
     trial.measured_sm_clock_mhz = clock_check_->read_mhz();
+  }
+  if (reader_) {
+    trial.energy_mj_after = reader_->read_energy_mj();
+    const auto now = std::chrono::steady_clock::now();
+    trial.energy_mj_before = std::exchange(energy_before_mj_, std::nullopt);
+    if (trial.energy_mj_before && trial.energy_mj_after) {
+      trial.energy_interval_s = std::chrono::duration<double>(now - energy_before_time_).count();
+    }
   }
   trial.before = std::exchange(before_, std::nullopt);
   trial.after = read_now();

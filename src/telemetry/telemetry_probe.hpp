@@ -9,6 +9,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -72,6 +74,8 @@ private:
   std::unique_ptr<clock_check> clock_check_;
   std::optional<double> max_sm_clock_mhz_;
   std::optional<gpu_snapshot> before_;
+  std::optional<std::uint64_t> energy_before_mj_;
+  std::chrono::steady_clock::time_point energy_before_time_;
   std::vector<std::string> warnings_;
 };
 

@@ -97,6 +97,18 @@ nvml_api fake_nvml_api() {
     *reasons = state.clock_event_reasons;
     return nvml_success;
   };
+  api.device_get_total_energy_consumption = [](nvml_device, unsigned long long* millijoules) {
+    if (state.energy_result != nvml_success) {
+      ++state.calls;
+      return state.energy_result;
+    }
+    if (!answers()) {
+      return nvml_error_gpu_is_lost;
+    }
+    *millijoules = state.energy_mj;
+    state.energy_mj += state.energy_step_mj;
+    return nvml_success;
+  };
   return api;
 }
 

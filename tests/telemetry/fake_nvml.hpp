@@ -22,6 +22,9 @@ struct fake_nvml_state {
   unsigned temperature_c = 41;
   std::uint64_t clock_event_reasons = 0;
   nvml_return power_result = nvml_success;  // e.g. nvml_error_not_supported
+  std::uint64_t energy_mj = 1'000'000;      // the total-energy counter
+  unsigned long long energy_step_mj = 0;    // added to the counter after each read
+  nvml_return energy_result = nvml_success; // e.g. nvml_error_not_supported
   std::optional<long> calls_before_failure; // then every call returns nvml_error_gpu_is_lost
   nvml_return handle_result = nvml_success;
   long calls = 0;

@@ -63,7 +63,10 @@ json trial_to_json(const trial_result& trial) {
             {"after", snapshot_to_json(t.after)},
             {"measured_sm_clock_mhz", optional_value(t.measured_sm_clock_mhz)},
             {"throttled", t.throttled},
-            {"throttle_reason", t.throttle_reason}}}};
+            {"throttle_reason", t.throttle_reason},
+            {"energy_mj_before", optional_value(t.energy_mj_before)},
+            {"energy_mj_after", optional_value(t.energy_mj_after)},
+            {"energy_interval_s", optional_value(t.energy_interval_s)}}}};
 }
 
 json stopping_to_json(const protocol& p, const stopping_summary& s) {
@@ -107,6 +110,35 @@ json array_of(const std::vector<T>& items, Convert convert) {
   return out;
 }
 
+json energy_to_json(const energy_summary& e) {
+  return {{"available", e.available},
+          {"unavailable_reason", e.unavailable_reason},
+          {"joules_per_iteration", optional_value(e.joules_per_iteration)},
+          {"average_watts", optional_value(e.average_watts)}};
+}
+
+json speed_of_light_to_json(const speed_of_light& sol) {
+  json achievable = nullptr;
+  if (sol.achievable) {
+    const auto& a = *sol.achievable;
+    achievable = {{"flops_per_s", optional_value(a.flops_per_s)},
+                  {"bytes_per_s", optional_value(a.bytes_per_s)},
+                  {"compute_pct", optional_value(a.compute_pct)},
+                  {"memory_pct", optional_value(a.memory_pct)},
+                  {"source", a.source}};
+  }
+  return {
+      {"precision", sol.precision ? json(std::string(to_string(*sol.precision))) : json(nullptr)},
+      {"peak_flops_per_s", optional_value(sol.peak_flops_per_s)},
+      {"peak_bytes_per_s", optional_value(sol.peak_bytes_per_s)},
+      {"compute_pct", optional_value(sol.compute_pct)},
+      {"memory_pct", optional_value(sol.memory_pct)},
+      {"bound", std::string(to_string(sol.bound))},
+      {"roofline_ns", sol.roofline_ns},
+      {"peak_source", sol.peak_source},
+      {"achievable", std::move(achievable)}};
+}
+
 json run_device_to_json(const run_device& d) {
   return {{"host", d.host}, {"ordinal", d.ordinal}, {"name", d.name}, {"uuid", d.uuid}};
 }
@@ -121,6 +153,9 @@ json device_to_json(const device_info& d) {
           {"multiprocessors", d.multiprocessors},
           {"l2_bytes", d.l2_bytes},
           {"memory_bytes", d.memory_bytes},
+          {"peak_sm_clock_khz", d.peak_sm_clock_khz},
+          {"memory_clock_khz", d.memory_clock_khz},
+          {"memory_bus_width_bits", d.memory_bus_width_bits},
           {"driver_version", d.driver_version},
           {"runtime_version", d.runtime_version}};
 }
@@ -160,6 +195,7 @@ json result_to_json(const measurement_result& r) {
           {"kernels", array_of(r.kernels, kernel_to_json)},
           {"trace", array_of(r.trace, trace_record_to_json)},
           {"device_telemetry", device_telemetry_to_json(r.telemetry)},
+          {"energy", energy_to_json(r.energy)},
           {"warnings", r.warnings},
           {"wall_seconds", r.wall_seconds},
           {"flush_bytes", r.flush_bytes},
@@ -181,6 +217,10 @@ json run_to_json(const benchmark_run& run) {
           {"message", ok ? json(nullptr) : json(run.message)},
           {"flops_per_iteration", optional_value(run.flops)},
           {"bytes_per_iteration", optional_value(run.bytes)},
+          {"flops_precision", run.flops_precision
+                                  ? json(std::string(to_string(*run.flops_precision)))
+                                  : json(nullptr)},
+          {"speed_of_light", run.sol ? speed_of_light_to_json(*run.sol) : json(nullptr)},
           {"wall_seconds", run.wall_seconds},
           {"device", run.device ? run_device_to_json(*run.device) : json(nullptr)},
           {"plan_index", optional_value(run.plan_index)},
@@ -194,8 +234,8 @@ json context_to_json(const run_context& c) {
           {"date", c.date},
           {"device", c.device ? device_to_json(*c.device) : json(nullptr)},
           {"telemetry", device_telemetry_to_json(c.telemetry)},
-          {"shard", c.shard ? json{{"index", c.shard->index}, {"count", c.shard->count}}
-                            : json(nullptr)},
+          {"shard",
+           c.shard ? json{{"index", c.shard->index}, {"count", c.shard->count}} : json(nullptr)},
           {"plan_states", optional_value(c.plan_states)}};
 }
 

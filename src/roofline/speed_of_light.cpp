@@ -1,0 +1,85 @@
+#include "roofline/speed_of_light.hpp"
+
+#include <algorithm>
+
+namespace kerntime::detail {
+namespace {
+
+std::optional<double> peak_of(const device_peaks& peaks, std::optional<flop_precision> precision) {
+  if (!precision) {
+    return std::nullopt;
+  }
+  const auto found = peaks.flops_per_s.find(*precision);
+  return found == peaks.flops_per_s.end() ? std::nullopt : std::optional<double>(found->second);
+}
+
+// 100 × (work / latency) / rate, or empty when a part is missing.
+std::optional<double> percent_of(std::optional<double> work, double latency_ns,
+                                 std::optional<double> rate) {
+  if (!work || !rate || !(*rate > 0) || !(latency_ns > 0)) {
+    return std::nullopt;
+  }
+  return 100.0 * (*work / (latency_ns * 1e-9)) / *rate;
+}
+
+// Seconds the work needs at `rate`, or empty.
+std::optional<double> seconds_at(std::optional<double> work, std::optional<double> rate) {
+  if (!work || !rate || !(*rate > 0)) {
+    return std::nullopt;
+  }
+  return *work / *rate;
+}
+
+} // namespace
+
+std::optional<speed_of_light> compute_speed_of_light(const declared_work& work,
+                                                     const device_peaks& peaks,
+                                                     const calibration* achievable,
+                                                     const std::string& achievable_source) {
+  const std::optional<double> peak_flops = peak_of(peaks, work.precision);
+  const std::optional<double> compute_s = seconds_at(work.flops, peak_flops);
+  const std::optional<double> memory_s = seconds_at(work.bytes, peaks.bytes_per_s);
+  if (!compute_s && !memory_s) {
+    return std::nullopt;
+  }
+  speed_of_light sol;
+  sol.precision = work.precision;
+  sol.peak_flops_per_s = peak_flops;
+  sol.peak_bytes_per_s = peaks.bytes_per_s;
+  sol.compute_pct = percent_of(work.flops, work.latency_ns, peak_flops);
+  sol.memory_pct = percent_of(work.bytes, work.latency_ns, peaks.bytes_per_s);
+  sol.bound = compute_s.value_or(0) >= memory_s.value_or(0) ? roofline_bound::compute
+                                                            : roofline_bound::memory;
+  sol.roofline_ns = std::max(compute_s.value_or(0), memory_s.value_or(0)) * 1e9;
+  sol.peak_source = peaks.source;
+  if (achievable) {
+    achievable_speed_of_light a;
+    a.flops_per_s = peak_of({achievable->gemm_flops_per_s, {}, {}}, work.precision);
+    a.bytes_per_s = achievable->copy_bytes_per_s;
+    a.compute_pct = percent_of(work.flops, work.latency_ns, a.flops_per_s);
+    a.memory_pct = percent_of(work.bytes, work.latency_ns, a.bytes_per_s);
+    a.source = achievable_source;
+    sol.achievable = std::move(a);
+  }
+  return sol;
+}
+
+void add_speed_of_light(std::span<benchmark_run> runs, const roofline_settings& settings) {
+  for (auto& run : runs) {
+    if (run.status != run_status::ok || !run.result) {
+      continue;
+    }
+    std::optional<device_peaks> peaks = table_peaks(peak_inputs_of(*run.result));
+    if (settings.overrides) {
+      peaks = apply_overrides(std::move(peaks), *settings.overrides);
+    }
+    if (!peaks) {
+      continue;
+    }
+    const declared_work work{run.flops, run.flops_precision, run.bytes, run.result->latency_ns};
+    const calibration* achievable = settings.achievable ? &*settings.achievable : nullptr;
+    run.sol = compute_speed_of_light(work, *peaks, achievable, settings.achievable_source);
+  }
+}
+
+} // namespace kerntime::detail
