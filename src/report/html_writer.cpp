@@ -36,6 +36,7 @@ h3{font-size:15px;margin:20px 0 6px}h4{font-size:13px;margin:12px 0 4px;color:#4
 code,.name{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px;overflow-wrap:anywhere;white-space:pre-wrap}
 table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
 th,td{border:1px solid #d6dbe3;padding:3px 8px;text-align:left;vertical-align:top}
+table.latency,table.comparison{display:block;overflow-x:auto;max-width:100%}td.name{min-width:14em}
 th{background:#f2f4f8}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}dl.facts dt{color:#5a6478}dl.facts dd{margin:0}
 article.state{border:1px solid #e1e5ec;border-radius:6px;padding:4px 14px 10px;margin:14px 0}
@@ -109,6 +110,56 @@ std::string verdict_class(verdict v) {
 
 std::string change_text(double ratio) {
   return fmt::format("{:+.2f} %", 100 * (ratio - 1));
+}
+
+// The share of the peak for the bound the roofline names ("73.2 % compute"), with every figure
+// behind it as the tooltip.
+std::string speed_of_light_cell(const speed_of_light& sol, const std::optional<double>& compute_pct,
+                                const std::optional<double>& memory_pct, std::string_view peaks) {
+  const auto pct = sol.bound == roofline_bound::compute ? compute_pct : memory_pct;
+  if (!pct) {
+    return "<td class=\"num\">\xE2\x80\x93</td>";
+  }
+  std::string tooltip = fmt::format("{} bound; roofline time {}", to_string(sol.bound),
+                                    detail::human_duration(sol.roofline_ns));
+  if (compute_pct) {
+    tooltip += fmt::format("; compute {:.1f} %", *compute_pct);
+  }
+  if (memory_pct) {
+    tooltip += fmt::format("; DRAM bandwidth {:.1f} %", *memory_pct);
+  }
+  tooltip += fmt::format(" of the {}", peaks);
+  return fmt::format("<td class=\"num\"><span title=\"{}\">{}</span></td>", html_escape(tooltip),
+                     html_escape(fmt::format("{:.1f} % {}", *pct, to_string(sol.bound))));
+}
+
+std::string theoretical_peaks(const speed_of_light& sol) {
+  std::string text = "peaks";
+  if (sol.precision) {
+    text += fmt::format(" ({})", to_string(*sol.precision));
+  }
+  if (sol.peak_flops_per_s) {
+    text += fmt::format(": {:.1f} TFLOP/s", *sol.peak_flops_per_s / 1e12);
+  }
+  if (sol.peak_bytes_per_s) {
+    text += fmt::format(", {:.0f} GB/s", *sol.peak_bytes_per_s / 1e9);
+  }
+  return text + "; " + sol.peak_source;
+}
+
+std::string achievable_peaks(const achievable_speed_of_light& a) {
+  std::string text = "achievable peaks (kerntime calibrate)";
+  if (a.flops_per_s) {
+    text += fmt::format(": {:.1f} TFLOP/s", *a.flops_per_s / 1e12);
+  }
+  if (a.bytes_per_s) {
+    text += fmt::format(", {:.0f} GB/s", *a.bytes_per_s / 1e9);
+  }
+  return text + "; " + a.source;
+}
+
+std::string energy_text(double joules) {
+  return joules >= 1.0 ? fmt::format("{:.3f} J", joules) : fmt::format("{:.3f} mJ", joules * 1e3);
 }
 
 std::string ratio_text(const state_comparison& s) {
@@ -270,7 +321,13 @@ private:
                            std::span<const benchmark_run> runs) const {
     std::vector<std::string> axes;
     bool throughput = false;
+    bool any_sol = false;
+    bool any_achievable = false;
+    bool any_energy = false;
     for (const auto i : group.runs) {
+      any_sol = any_sol || runs[i].sol.has_value();
+      any_achievable = any_achievable || (runs[i].sol && runs[i].sol->achievable);
+      any_energy = any_energy || (runs[i].result && runs[i].result->energy.available);
       for (const auto& [name, value] : runs[i].axes) {
         if (std::find(axes.begin(), axes.end(), name) == axes.end()) {
           axes.push_back(name);
@@ -287,6 +344,15 @@ private:
     if (throughput) {
       out << "<th>TFLOP/s</th><th>GB/s</th>";
     }
+    if (any_sol) {
+      out << "<th>SOL</th>";
+    }
+    if (any_achievable) {
+      out << "<th>of achievable</th>";
+    }
+    if (any_energy) {
+      out << "<th>energy/iter</th><th>power</th>";
+    }
     out << "<th>backend</th>";
     if (compared_ != nullptr) {
       out << "<th>new / base</th>";
@@ -302,7 +368,8 @@ private:
         out << cell(it == run.axes.end() ? std::string() : it->second);
       }
       if (run.status != run_status::ok || !run.result) {
-        const int span = 6 + (throughput ? 2 : 0) + 1 + (compared_ != nullptr ? 1 : 0);
+        const int span = 6 + (throughput ? 2 : 0) + (any_sol ? 1 : 0) + (any_achievable ? 1 : 0) +
+                         (any_energy ? 2 : 0) + 1 + (compared_ != nullptr ? 1 : 0);
         const bool failed = run.status == run_status::failed;
         out << fmt::format(
             "<td colspan=\"{}\" class=\"{}\">{}</td></tr>\n", span, failed ? "failed" : "skipped",
@@ -320,6 +387,30 @@ private:
       if (throughput) {
         out << number_cell(detail::tflop_per_second(run), "{:.2f}")
             << number_cell(detail::gigabytes_per_second(run), "{:.1f}");
+      }
+      const std::string none = "<td class=\"num\">\xE2\x80\x93</td>";
+      if (any_sol) {
+        out << (run.sol ? speed_of_light_cell(*run.sol, run.sol->compute_pct, run.sol->memory_pct,
+                                              theoretical_peaks(*run.sol))
+                        : none);
+      }
+      if (any_achievable) {
+        const auto* a = run.sol && run.sol->achievable ? &*run.sol->achievable : nullptr;
+        out << (a ? speed_of_light_cell(*run.sol, a->compute_pct, a->memory_pct,
+                                        achievable_peaks(*a))
+                  : none);
+      }
+      if (any_energy) {
+        if (r.energy.available) {
+          out << (r.energy.joules_per_iteration
+                      ? cell(energy_text(*r.energy.joules_per_iteration), "num")
+                      : none)
+              << number_cell(r.energy.average_watts, "{:.1f} W");
+        } else {
+          out << fmt::format("<td class=\"num\" colspan=\"2\"><span title=\"{}\">"
+                             "\xE2\x80\x93</span></td>",
+                             html_escape("energy unavailable: " + r.energy.unavailable_reason));
+        }
       }
       out << cell(to_string(r.backend));
       if (compared_ != nullptr) {
@@ -477,6 +568,16 @@ private:
                                    fmt::format("{}: SM clock per trial", state));
         out << "<figcaption>SM clock per trial; shaded: a throttled trial.</figcaption>\n";
       }
+    }
+    if (r.energy.available && r.energy.joules_per_iteration) {
+      out << "<p>Energy: " << html_escape(energy_text(*r.energy.joules_per_iteration))
+          << " per iteration"
+          << (r.energy.average_watts
+                  ? html_escape(fmt::format(", {:.1f} W on average", *r.energy.average_watts))
+                  : std::string())
+          << " (NVML's energy counter over each trial, the L2 flush included).</p>\n";
+    } else if (!r.energy.unavailable_reason.empty()) {
+      out << "<p>Energy unavailable: " << html_escape(r.energy.unavailable_reason) << "</p>\n";
     }
     const std::string line = detail::describe(summary);
     if (!line.empty()) {

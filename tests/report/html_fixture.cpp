@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "kerntime/roofline.hpp"
 #include "sample_runs.hpp"
 
 namespace kerntime::test {
@@ -32,6 +33,20 @@ std::vector<benchmark_run> html_fixture_runs() {
     record.name = script_kernel_name();
   }
   hostile.result->warnings.push_back("<b>not bold</b> & \"quoted\"");
+  // Speed of light and energy, so the page's SOL and energy columns are drawn too.
+  speed_of_light sol;
+  sol.precision = flop_precision::bf16_tensor;
+  sol.peak_flops_per_s = 989.4e12;
+  sol.peak_bytes_per_s = 4.8e12;
+  sol.compute_pct = 73.2;
+  sol.memory_pct = 12.5;
+  sol.bound = roofline_bound::compute;
+  sol.roofline_ns = 128000;
+  sol.peak_source = "peaks.json <\"override\">";
+  hostile.sol = sol;
+  hostile.result->energy.available = true;
+  hostile.result->energy.joules_per_iteration = 0.0925;
+  hostile.result->energy.average_watts = 512.3;
   runs.push_back(std::move(hostile));
   return runs;
 }

@@ -8,6 +8,7 @@
 #include "html_fixture.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/report.hpp"
+#include "kerntime/roofline.hpp"
 #include "report/detail/html_text.hpp"
 #include "report/detail/svg_chart.hpp"
 #include "sample_runs.hpp"
@@ -144,6 +145,40 @@ TEST(HtmlWriter, a_comparison_shows_each_ratio_with_its_interval) {
   EXPECT_NE(html.find("verdict-slower"), std::string::npos);
   EXPECT_EQ(lower(html).find("<script"), std::string::npos);
   EXPECT_EQ(render_html(runs).find("id=\"comparison\""), std::string::npos);
+}
+
+TEST(HtmlWriter, speed_of_light_and_energy_are_columns_when_present) {
+  auto runs = test::sample_runs();
+  auto& run = *std::find_if(runs.begin(), runs.end(),
+                            [](const benchmark_run& r) { return r.result.has_value(); });
+  EXPECT_EQ(render_html(runs).find("<th>SOL</th>"), std::string::npos);
+  speed_of_light sol;
+  sol.precision = flop_precision::bf16_tensor;
+  sol.peak_flops_per_s = 989.4e12;
+  sol.peak_bytes_per_s = 4.8e12;
+  sol.compute_pct = 73.21;
+  sol.memory_pct = 12.5;
+  sol.bound = roofline_bound::compute;
+  sol.roofline_ns = 128000;
+  sol.peak_source = "table sm_90 <132 SMs>";
+  achievable_speed_of_light achievable;
+  achievable.flops_per_s = 700e12;
+  achievable.compute_pct = 91.04;
+  achievable.source = "calibration.json";
+  sol.achievable = achievable;
+  run.sol = sol;
+  run.result->energy.available = true;
+  run.result->energy.joules_per_iteration = 0.0925;
+  run.result->energy.average_watts = 512.25;
+  const std::string html = render_html(runs);
+  EXPECT_NE(html.find("<th>SOL</th><th>of achievable</th><th>energy/iter</th><th>power</th>"),
+            std::string::npos);
+  EXPECT_NE(html.find(">73.2 % compute</span>"), std::string::npos);
+  EXPECT_NE(html.find(">91.0 % compute</span>"), std::string::npos);
+  EXPECT_NE(html.find("table sm_90 &lt;132 SMs&gt;"), std::string::npos); // the tooltip, escaped
+  EXPECT_NE(html.find(">92.500 mJ</td>"), std::string::npos);
+  EXPECT_NE(html.find(">512.2 W</td>"), std::string::npos);
+  EXPECT_NE(html.find("Energy: 92.500 mJ per iteration, 512.2 W on average"), std::string::npos);
 }
 
 } // namespace
