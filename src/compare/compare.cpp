@@ -40,7 +40,7 @@ void append_iterations(const measurement_result& r, headline_metric metric,
 // One side's measurements of one state, from each run that measured it.
 struct side {
   std::vector<const measurement_result*> runs;
-  std::string models; // the GPU models its runs measured on, joined with " + "
+  std::string models;                // the GPU models its runs measured on, joined with " + "
   std::vector<std::string> problems; // runs of the state that failed or were skipped
 
   [[nodiscard]] std::vector<double> iterations(headline_metric metric) const {
@@ -338,8 +338,8 @@ comparison compare(std::span<const result_set> base, std::span<const result_set>
     }
     const side& base_side = b.states.at(name);
     const side& new_side = other->second;
-    if (!options.allow_different_devices && !base_side.models.empty() &&
-        !new_side.models.empty() && base_side.models != new_side.models) {
+    if (!options.allow_different_devices && !base_side.models.empty() && !new_side.models.empty() &&
+        base_side.models != new_side.models) {
       throw invalid_argument(fmt::format(
           "state {} ran on {} in the base and on {} in the new results: times from different "
           "GPU models do not compare; pass --allow-different-devices to compare them anyway",

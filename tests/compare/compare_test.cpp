@@ -218,7 +218,8 @@ TEST(compare, a_state_measured_on_another_gpu_model_is_refused_by_name) {
   } catch (const invalid_argument& e) {
     message = e.what();
   }
-  EXPECT_NE(message.find("state " + changed.runs.back().state_name + " ran on NVIDIA H200 in the "
+  EXPECT_NE(message.find("state " + changed.runs.back().state_name +
+                         " ran on NVIDIA H200 in the "
                          "base and on NVIDIA H100 in the new results"),
             std::string::npos)
       << message;
