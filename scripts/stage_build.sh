@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Copies what the GPU machine needs from a build folder into .stage/build (ignored by git, small
 # enough to travel): stripped executables, CTest files and discovered test lists, CMakeCache.txt.
-# Usage: scripts/stage_build.sh [build]   — then carry .stage and .deps to the GPU machine.
+# Usage: scripts/stage_build.sh [build] [stage-root]   — then carry the stage root (default .stage)
+# and .deps to the GPU machine; the staged build lies in STAGE-ROOT/build.
 # The consumer tests' build folders (whole projects of their own) stay behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
-stage=.stage/build
-rm -rf .stage
+root=${2:-.stage}
+case $root in .stage*) ;; *) echo "stage root must be a folder named .stage* at the repository root (ignored by git)" >&2; exit 2 ;; esac
+stage=$root/build
+rm -rf "$root"
 mkdir -p "$stage"
 ctest --test-dir "$build" -N >/dev/null  # let gtest discovery cache its lists
 (cd "$build" && find . -name CMakeFiles -prune -o -path ./tests/consumer/find_package -prune -o -path ./tests/consumer/add_subdirectory -prune -o -type f \( -name 'CTestTestfile.cmake' -o \
