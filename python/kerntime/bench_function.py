@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Union
 
 from . import _kerntime
+from .declared_work import checked_count, precision_name
 from .input_sets import iter_tensors, make_input_sets
 from .result import Result
 from .streams import choose_stream
@@ -14,6 +15,7 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
           repeat: int = 50, flush_l2: bool = True, input_sets: int = 3, backend: str = "auto",
           metric: str = "span", stream: Any = None, stop_at_ci: Optional[float] = None,
           max_trials: Optional[int] = None, max_time: Optional[float] = None,
+          flops: Optional[float] = None, bytes: Optional[float] = None, dtype: Any = None,
           **kwargs: Any) -> Result:
     """Measures ``fn(*args, **kwargs)`` on the GPU.
 
@@ -32,10 +34,18 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
     median of "span" (first GPU start to last GPU end of an iteration) or "busy" (sum of the GPU
     records). ``stream``: see kerntime.streams; by default the framework's current stream.
 
+    ``flops``, ``bytes`` (read + written) and ``dtype`` declare one iteration's work; then
+    ``Result.tflops``, ``Result.gbps`` and ``Result.speed_of_light`` (compute and memory % of the
+    GPU's peaks, as `kerntime run` computes them). ``dtype`` is kerntime's precision name
+    ("bf16_tensor", "fp32", ...) or a torch dtype: bfloat16 and float16 are their tensor-core
+    precisions, float32 is CUDA-core fp32 (name "tf32_tensor" for a TF32 matmul).
+
     Keyword arguments named like bench's own parameters are bench's; pass such arguments to fn
     through functools.partial. fn's return value is discarded. An exception raised by fn
     propagates unchanged, with its traceback; nothing falls back.
     """
+    work = dict(flops=checked_count("flops", flops), bytes=checked_count("bytes", bytes),
+                precision=precision_name(dtype))
     sets = make_input_sets(args, kwargs, input_sets)
     copied_tensors = input_sets > 1 and any(True for _ in iter_tensors(args, kwargs))
     chosen = choose_stream(stream, iter_tensors(args, kwargs))
@@ -45,4 +55,4 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
             backend=backend, metric=metric, stream=chosen.handle, device=chosen.device,
             wait_for_inputs=copied_tensors, stop_at_ci=stop_at_ci, max_trials=max_trials,
             max_time=max_time)
-    return Result(measurement)
+    return Result(measurement, **work)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _kerntime
 
@@ -75,11 +75,39 @@ class Result:
     """One measurement. Times are in milliseconds; ``latency_ms`` is the headline (median of
     the protocol's metric, span by default, over every measured iteration)."""
 
-    def __init__(self, measurement: "_kerntime.MeasurementResult") -> None:
+    def __init__(self, measurement: "_kerntime.MeasurementResult", flops: Optional[float] = None,
+                 bytes: Optional[float] = None, precision: Optional[str] = None) -> None:
         if not isinstance(measurement, _kerntime.MeasurementResult):
             raise TypeError("Result wraps a kerntime._kerntime.MeasurementResult; use "
                             "kerntime.bench() to make one")
         self.measurement = measurement
+        self.flops = flops  # per iteration, as declared to bench()
+        self.bytes = bytes  # read + written per iteration, as declared
+        self.precision = precision  # kerntime's name of the unit the flops ran on
+
+    @property
+    def tflops(self) -> Optional[float]:
+        """Declared flops per second of the headline latency, in TFLOP/s; None without flops."""
+        if self.flops is None or not self.latency_ms > 0:
+            return None
+        return self.flops / (self.latency_ms * 1e-3) / 1e12
+
+    @property
+    def gbps(self) -> Optional[float]:
+        """Declared bytes per second of the headline latency, in GB/s; None without bytes."""
+        if self.bytes is None or not self.latency_ms > 0:
+            return None
+        return self.bytes / (self.latency_ms * 1e-3) / 1e9
+
+    @cached_property
+    def speed_of_light(self) -> Optional["_kerntime.SpeedOfLight"]:
+        """How close the declared work came to the GPU's peaks: ``precision``,
+        ``peak_flops_per_s``, ``peak_bytes_per_s``, ``compute_pct``, ``memory_pct``, ``bound``
+        ("compute" or "memory"), ``roofline_ns`` and ``peak_source``, computed by the C++ code
+        `kerntime run` uses. None when no work was declared or the GPU is not in the peak table."""
+        if self.flops is None and self.bytes is None:
+            return None
+        return _kerntime.speed_of_light(self.measurement, self.flops, self.bytes, self.precision)
 
     @property
     def latency_ms(self) -> float:

@@ -69,6 +69,10 @@ def benchmark_run(recorded: RecordedResult) -> "_kerntime.BenchmarkRun":
         run.message = recorded.message
     else:
         run.result = recorded.result.measurement
+        run.flops = recorded.result.flops
+        run.bytes = recorded.result.bytes
+        run.flops_precision = recorded.result.precision
+        run.speed_of_light = recorded.result.speed_of_light
     return run
 
 
@@ -77,7 +81,8 @@ def recorded_result(run: "_kerntime.BenchmarkRun") -> RecordedResult:
     read_json sets)."""
     axes = dict(run.axes)
     role = axes.get("role", "")
-    result = Result(run.result) if run.result is not None else None
+    result = (Result(run.result, run.flops, run.bytes, run.flops_precision)
+              if run.result is not None else None)
     return RecordedResult(run.benchmark, axes.get("result", ""), role == "baseline",
                           role == "main", result, run.error_kind, run.message)
 

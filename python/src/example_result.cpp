@@ -39,7 +39,8 @@ kernel_summary summarize_kernel(std::string name, activity_kind kind,
   return k;
 }
 
-measurement_result example_result(double scale, const std::string& backend, int trials) {
+measurement_result example_result(double scale, const std::string& backend, int trials,
+                                  bool h200_peaks) {
   if (!(scale > 0)) {
     throw invalid_argument("scale must be positive");
   }
@@ -54,6 +55,11 @@ measurement_result example_result(double scale, const std::string& backend, int 
   r.device.compute_capability_major = 9;
   r.device.multiprocessors = 132;
   r.device.l2_bytes = 60u << 20u;
+  if (h200_peaks) { // an H200's facts as CUDA reports them, for the speed-of-light tests
+    r.device.peak_sm_clock_khz = 1980000;
+    r.device.memory_clock_khz = 3201000;
+    r.device.memory_bus_width_bits = 6016;
+  }
   if (backend == "cupti") {
     r.backend = timing_backend::cupti;
     r.backend_reason = "test fixture: CUPTI requested";
@@ -119,8 +125,9 @@ measurement_result example_result(double scale, const std::string& backend, int 
 
 void bind_example_result(py::module_& m) {
   m.def("_example_result", &example_result, py::arg("scale") = 1.0, py::arg("backend") = "cupti",
-        py::arg("trials") = 2,
-        "Internal, for tests: a fixed measurement_result (times multiplied by `scale`).");
+        py::arg("trials") = 2, py::arg("h200_peaks") = false,
+        "Internal, for tests: a fixed measurement_result (times multiplied by `scale`; with "
+        "h200_peaks, an H200's clocks and bus width, so the peak table applies).");
 }
 
 } // namespace kerntime::python

@@ -70,7 +70,21 @@ void bind_reports(py::module_& m) {
       .def_readwrite("message", &benchmark_run::message)
       .def_readwrite("result", &benchmark_run::result)
       .def_readwrite("flops", &benchmark_run::flops)
-      .def_readwrite("bytes", &benchmark_run::bytes);
+      .def_readwrite("bytes", &benchmark_run::bytes)
+      .def_property(
+          "flops_precision",
+          [](const benchmark_run& r) {
+            return r.flops_precision ? std::optional<std::string>(to_string(*r.flops_precision))
+                                     : std::nullopt;
+          },
+          [](benchmark_run& r, const std::optional<std::string>& text) {
+            r.flops_precision = text ? parse_flop_precision(*text) : std::nullopt;
+            if (text && !r.flops_precision) {
+              throw invalid_argument("unknown precision \"" + *text + "\"; use one of " +
+                                     flop_precision_names());
+            }
+          })
+      .def_readwrite("speed_of_light", &benchmark_run::sol);
   m.def(
       "make_state_name",
       [](const std::string& benchmark,

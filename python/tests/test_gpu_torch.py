@@ -36,6 +36,19 @@ def test_matmul():
     assert result.to_dict()["timing_backend"] == "cupti"
 
 
+def test_bf16_matmul_speed_of_light():
+    n = 4096
+    a = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, n, device="cuda", dtype=torch.bfloat16)
+    result = kerntime.bench(torch.matmul, a, b, flops=2 * n**3, bytes=3 * n * n * 2,
+                            dtype=torch.bfloat16)
+    sol = result.speed_of_light
+    assert sol is not None, "the GPU must be in the peak table"
+    assert sol.precision == "bf16_tensor" and sol.bound == "compute"
+    assert 10 < sol.compute_pct <= 100
+    assert result.tflops == pytest.approx(sol.compute_pct / 100 * sol.peak_flops_per_s / 1e12)
+
+
 def test_softmax():
     x = torch.randn(8192, 8192, device="cuda")
     result = kerntime.bench(torch.softmax, x, dim=-1, backend="cupti")
