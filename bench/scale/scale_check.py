@@ -2,12 +2,14 @@
   - the bundled suite supervised (one worker process) against --no-isolation, alternated;
   - with two or more GPUs, a wider suite on one GPU against --devices all, and each state's
     latency on both (within its noise), each GPU's UUID in the results.
-Prints RESULT lines. Usage: scale_check.py KERNTIME OUT_FOLDER [--rounds N] [--wide]"""
+Prints RESULT lines. Usage: scale_check.py KERNTIME OUT_FOLDER [--rounds N] [--wide 'ARGS']
+(--wide takes the run's extra arguments as one shell-quoted string)."""
 
 import argparse
 import json
 import pathlib
 import re
+import shlex
 import statistics
 import subprocess
 import time
@@ -26,8 +28,11 @@ def main():
     parser.add_argument("kerntime")
     parser.add_argument("out")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--wide", nargs="*", default=["-a", "bytes[pow2]=[20:28:1]"],
-                        help="axis overrides that make the multi-GPU suite run long")
+    # About 35 s on one H200: 65 states took 16.3 s at --trials 10 (docs/scale.md).
+    parser.add_argument("--wide", default="-a 'bytes[pow2]=[20:28:1]' "
+                        "-a 'duration_us=[1,10,100,1000,5000]' -a 'elements[pow2]=[16:24:1]' "
+                        "--trials 24",
+                        help="the multi-GPU suite's extra run arguments, one shell-quoted string")
     a = parser.parse_args()
     out = pathlib.Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -58,13 +63,19 @@ def main():
     if gpus < 2:
         print(f"RESULT scale_devices skipped=one_gpu gpus={gpus}")
         return
-    one, one_s = run(a.kerntime, out / "wide_one.json", *a.wide)
-    all_, all_s = run(a.kerntime, out / "wide_all.json", "--devices", "all", *a.wide)
+    wide = shlex.split(a.wide)
+    one, one_s = run(a.kerntime, out / "wide_one.json", *wide)
+    all_, all_s = run(a.kerntime, out / "wide_all.json", "--devices", "all", *wide)
+    for name, done in (("one", one), ("all", all_)):
+        if done.returncode not in (0, 1):
+            print(f"RESULT scale_devices error=wide_{name}_exit_{done.returncode}")
+            print(done.stderr[-2000:])
+            return
     base = {r["state_name"]: r for r in json.loads((out / "wide_one.json").read_text())["runs"]}
     spread = json.loads((out / "wide_all.json").read_text())["runs"]
     uuids = {r["device"]["uuid"] for r in spread if r.get("device")}
     worst = 0.0
-    outside = 0
+    outside = []  # "state@gpuK:+x.x%": which GPU ran it tells a GPU's own speed from concurrency
     for r in spread:
         b = base.get(r["state_name"])
         if not b or r["status"] != "ok" or b["status"] != "ok":
@@ -72,10 +83,13 @@ def main():
         ratio = r["result"]["latency_ns"] / b["result"]["latency_ns"]
         noise = max(b["result"]["statistics"]["headline"]["cv"], 0.005) * 3
         worst = max(worst, abs(ratio - 1))
-        outside += abs(ratio - 1) > max(noise, 0.02)
+        if abs(ratio - 1) > max(noise, 0.02):
+            gpu = r["device"]["ordinal"] if r.get("device") else "?"
+            outside.append(f"{r['state_name']}@gpu{gpu}:{100 * (ratio - 1):+.1f}%")
     print(f"RESULT scale_devices gpus={gpus} one_gpu_s={one_s:.2f} all_gpus_s={all_s:.2f} "
           f"ratio={all_s / one_s:.3f} states={len(spread)} uuids={len(uuids)} "
-          f"worst_latency_diff_pct={100 * worst:.2f} states_outside_noise={outside}")
+          f"worst_latency_diff_pct={100 * worst:.2f} states_outside_noise={len(outside)}"
+          + (f" outside={','.join(outside)}" if outside else ""))
 
 
 if __name__ == "__main__":
