@@ -142,6 +142,10 @@ public:
   // Times `work` with kerntime::measure under the protocol (once per state). Inputs must be
   // prepared before: exec times every call of `work`. `stream` == nullptr: kerntime's own stream.
   void exec(const work_function& work, cudaStream_t stream = nullptr);
+  // The same with the launch chosen by the benchmark, whatever the command line asked:
+  // launch_mode::graph for work that runs as a CUDA graph in deployment, launch_mode::stream for
+  // work that cannot be captured. The result records the launch used.
+  void exec(const work_function& work, launch_mode launch, cudaStream_t stream = nullptr);
 
   [[nodiscard]] const std::string& benchmark_name() const noexcept { return benchmark_name_; }
   [[nodiscard]] const std::vector<std::pair<std::string, axis_value>>& values() const noexcept {

@@ -18,6 +18,7 @@ enum class error_kind {
   cupti_unavailable,   // CUPTI cannot be used and the caller asked for CUPTI only
   benchmark_failed,    // the benchmarked code raised a CUDA error
   measurement_invalid, // the timer's records cannot be trusted
+  not_capturable,      // graph mode: the work cannot be captured into a CUDA graph
   no_measurement,      // a benchmark returned without measuring or skipping
   other,               // an exception that is not one of kerntime's
   // Recorded by the supervisor of `kerntime run` (a worker process runs the states):
@@ -94,6 +95,27 @@ public:
   [[nodiscard]] error_kind kind() const noexcept override {
     return error_kind::measurement_invalid;
   }
+};
+
+// Graph mode: the work cannot be captured into a CUDA graph (it synchronizes, allocates, uses the
+// legacy stream, ...). `capture_error` is the CUDA error that ended the capture
+// ("cudaErrorStreamCaptureUnsupported"; empty when the capture succeeded but held no work), `why`
+// says in words what the work did and `fix` what to change. Nothing was timed.
+class work_not_capturable : public error {
+public:
+  work_not_capturable(std::string capture_error, std::string why, std::string fix)
+      : error("the work cannot be captured into a CUDA graph: " + why +
+              (capture_error.empty() ? std::string() : " (" + capture_error + ")") + "; " + fix),
+        capture_error_(std::move(capture_error)), why_(std::move(why)), fix_(std::move(fix)) {}
+  [[nodiscard]] error_kind kind() const noexcept override { return error_kind::not_capturable; }
+  [[nodiscard]] const std::string& capture_error() const noexcept { return capture_error_; }
+  [[nodiscard]] const std::string& why() const noexcept { return why_; }
+  [[nodiscard]] const std::string& fix() const noexcept { return fix_; }
+
+private:
+  std::string capture_error_;
+  std::string why_;
+  std::string fix_;
 };
 
 } // namespace kerntime

@@ -17,6 +17,12 @@ enum class backend_request { automatic, cupti, events };
 // span: first GPU record start to last GPU record end; busy: sum of record durations.
 enum class headline_metric { span, busy };
 
+// How each iteration's work reaches the GPU. stream: the work function is called every iteration
+// and launches its kernels one by one. graph: the work is captured once per input set into a
+// CUDA graph, and every iteration launches that graph (how CUDA-graph deployments run an op);
+// the L2 flush stays outside the graph (docs/protocol.md, "CUDA-graph mode").
+enum class launch_mode { stream, graph };
+
 struct protocol {
   int warmup = 10;          // untimed iterations before the timer is attached (JIT, autotuning)
   bool warmup_auto = false; // then keep warming up until the iteration time settles (at least
@@ -36,6 +42,7 @@ struct protocol {
   bool telemetry = true;            // NVML and on-GPU clock readings per trial
   double throttle_threshold = 0.90; // a trial below this fraction of max SM clock is throttled
   bool discard_throttled = false;   // re-run throttled trials (bounded)
+  launch_mode launch = launch_mode::stream;
 };
 
 // How the people who set the protocol name each setting, so a message names what they typed:
@@ -77,6 +84,7 @@ struct protocol_request {
   bool telemetry = true;
   double throttle_threshold = protocol{}.throttle_threshold;
   bool discard_throttled = false; // needs telemetry, which detects throttling
+  bool cuda_graph = false;        // launch_mode::graph
 };
 
 // Throws kerntime::invalid_argument with one line naming the setting (as `names` spell it), the
@@ -89,7 +97,9 @@ struct protocol_request {
 
 [[nodiscard]] std::string_view to_string(backend_request b);
 [[nodiscard]] std::string_view to_string(headline_metric m);
+[[nodiscard]] std::string_view to_string(launch_mode m);
 [[nodiscard]] std::optional<backend_request> parse_backend_request(std::string_view text);
 [[nodiscard]] std::optional<headline_metric> parse_headline_metric(std::string_view text);
+[[nodiscard]] std::optional<launch_mode> parse_launch_mode(std::string_view text);
 
 } // namespace kerntime

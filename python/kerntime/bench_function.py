@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Union
 
 from . import _kerntime
+from .capture_stream import capturable
 from .declared_work import checked_count, precision_name
+from .errors import InvalidArgument
 from .input_sets import iter_tensors, make_input_sets
 from .result import Result
 from .streams import choose_stream
@@ -16,7 +18,7 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
           metric: str = "span", stream: Any = None, stop_at_ci: Optional[float] = None,
           max_trials: Optional[int] = None, max_time: Optional[float] = None,
           flops: Optional[float] = None, bytes: Optional[float] = None, dtype: Any = None,
-          **kwargs: Any) -> Result:
+          cuda_graph: Union[bool, str] = False, **kwargs: Any) -> Any:
     """Measures ``fn(*args, **kwargs)`` on the GPU.
 
     ``warmup`` untimed iterations (JIT compilation and autotuning happen there, before the
@@ -40,19 +42,35 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
     ("bf16_tensor", "fp32", ...) or a torch dtype: bfloat16 and float16 are their tensor-core
     precisions, float32 is CUDA-core fp32 (name "tf32_tensor" for a TF32 matmul).
 
+    ``cuda_graph=True``: capture fn once per input set into a CUDA graph (after the warm-up) and
+    launch the graph each iteration, the flush outside it (how CUDA-graph deployments run an
+    op; ``Result.launch`` is "graph"). fn must not synchronize or allocate (NotCapturable says
+    why and what to change); on PyTorch's default stream, fn runs on a side stream.
+    ``cuda_graph="both"``: measures both ways and returns ``{"stream": Result, "graph": Result}``.
+
     Keyword arguments named like bench's own parameters are bench's; pass such arguments to fn
     through functools.partial. fn's return value is discarded. An exception raised by fn
     propagates unchanged, with its traceback; nothing falls back.
     """
+    if cuda_graph == "both":
+        options = {name: value for name, value in locals().items()
+                   if name not in ("fn", "args", "kwargs", "cuda_graph")}
+        return {launch: bench(fn, *args, **options, cuda_graph=launch == "graph", **kwargs)
+                for launch in ("stream", "graph")}
+    if not isinstance(cuda_graph, bool):
+        raise InvalidArgument(f"cuda_graph takes True, False or \"both\" (got {cuda_graph!r})")
     work = dict(flops=checked_count("flops", flops), bytes=checked_count("bytes", bytes),
                 precision=precision_name(dtype))
     sets = make_input_sets(args, kwargs, input_sets)
     copied_tensors = input_sets > 1 and any(True for _ in iter_tensors(args, kwargs))
     chosen = choose_stream(stream, iter_tensors(args, kwargs))
+    if cuda_graph:
+        chosen = capturable(chosen)
     with chosen.context:
         measurement = _kerntime.measure(
             fn, sets, warmup=warmup, trials=trials, repeats=repeat, flush_l2=flush_l2,
             backend=backend, metric=metric, stream=chosen.handle, device=chosen.device,
-            wait_for_inputs=copied_tensors, stop_at_ci=stop_at_ci, max_trials=max_trials,
+            wait_for_inputs=copied_tensors, stop_at_ci=stop_at_ci, cuda_graph=cuda_graph,
+            max_trials=max_trials,
             max_time=max_time)
     return Result(measurement, **work)

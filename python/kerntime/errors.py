@@ -12,6 +12,9 @@ the engine arrives here as the matching class, with ``e.kind`` naming its kind a
   ``e.cuda_error_name``, ``e.where``). Never a reason to fall back to another timer.
 - MeasurementInvalid: the timer ran but its records cannot be trusted (dropped records, zero
   timestamps, untagged work); kerntime never under-reports.
+- NotCapturable: ``cuda_graph=True`` and the work cannot be captured into a CUDA graph (it
+  synchronizes, allocates, uses the legacy stream): ``e.capture_error`` (the CUDA error),
+  ``e.why`` and ``e.fix`` in words; nothing was timed.
 
 An exception raised by the benchmarked callable itself is not wrapped: it propagates as it was
 raised, with its traceback.
@@ -24,6 +27,7 @@ from ._kerntime import (
     InvalidArgument,
     KerntimeError,
     MeasurementInvalid,
+    NotCapturable,
 )
 
 __all__ = [
@@ -33,6 +37,7 @@ __all__ = [
     "CuptiUnavailable",
     "BenchmarkFailed",
     "MeasurementInvalid",
+    "NotCapturable",
 ]
 
 

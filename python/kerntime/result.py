@@ -128,6 +128,12 @@ class Result:
         return self.measurement.backend_reason
 
     @property
+    def launch(self) -> str:
+        """"stream" (fn called every iteration) or "graph" (bench(cuda_graph=True): fn captured
+        once per input set into a CUDA graph, one graph launch per iteration)."""
+        return self.measurement.protocol_used.launch
+
+    @property
     def metric(self) -> str:
         return self.measurement.protocol_used.metric
 

@@ -23,6 +23,7 @@ struct exception_classes {
   PyObject* benchmark_failed = nullptr;
   PyObject* measurement_invalid = nullptr;
   PyObject* device_unavailable = nullptr;
+  PyObject* not_capturable = nullptr;
 
   // The class of a kerntime error of this kind (KerntimeError for the kinds without their own).
   [[nodiscard]] PyObject* of(error_kind kind) const {
@@ -37,6 +38,8 @@ struct exception_classes {
       return measurement_invalid;
     case error_kind::device_unavailable:
       return device_unavailable;
+    case error_kind::not_capturable:
+      return not_capturable;
     case error_kind::no_measurement:
     case error_kind::other:
     case error_kind::cuda_fault: // recorded by the command line's supervisor, never raised
@@ -85,6 +88,9 @@ void bind_errors(py::module_& m) {
   c.device_unavailable = py::register_exception<kerntime::device_unavailable>(
                              m, "DeviceUnavailable", py::handle(c.error))
                              .ptr();
+  c.not_capturable =
+      py::register_exception<kerntime::work_not_capturable>(m, "NotCapturable", py::handle(c.error))
+          .ptr();
 
   // pybind11 takes a plain function pointer with the exception_ptr by value.
   // NOLINTNEXTLINE(performance-unnecessary-value-param)
@@ -106,6 +112,11 @@ void bind_errors(py::module_& m) {
         attributes["cuda_error"] = failed->cuda_error();
         attributes["cuda_error_name"] = failed->cuda_error_name();
         attributes["where"] = failed->where();
+      }
+      if (const auto* refused = dynamic_cast<const kerntime::work_not_capturable*>(&e)) {
+        attributes["capture_error"] = refused->capture_error();
+        attributes["why"] = refused->why();
+        attributes["fix"] = refused->fix();
       }
       raise_with_attributes(c.of(e.kind()), e.what(), attributes);
     }
@@ -131,6 +142,10 @@ void bind_errors(py::module_& m) {
         }
         if (kind == "device_unavailable") {
           throw kerntime::device_unavailable(message);
+        }
+        if (kind == "not_capturable") {
+          throw kerntime::work_not_capturable("cudaErrorStreamCaptureUnsupported", message,
+                                              "the fix");
         }
         throw kerntime::error(message);
       },

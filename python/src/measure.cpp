@@ -60,7 +60,7 @@ measurement_result measure_python(const py::object& fn, const py::list& input_se
                                   bool flush_l2, const std::string& backend,
                                   const std::string& metric, std::uintptr_t stream, int device,
                                   bool wait_for_inputs, std::optional<double> stop_at_ci,
-                                  std::optional<long long> max_trials,
+                                  bool cuda_graph, std::optional<long long> max_trials,
                                   std::optional<double> max_time) {
   protocol_request request;
   read_warmup(warmup, request);
@@ -73,6 +73,7 @@ measurement_result measure_python(const py::object& fn, const py::list& input_se
   request.input_sets = static_cast<long long>(py::len(input_sets));
   request.backend = backend;
   request.metric = metric;
+  request.cuda_graph = cuda_graph;
   const protocol p = parse_protocol(request);
   std::vector<call_arguments> calls;
   calls.reserve(py::len(input_sets));
@@ -109,7 +110,8 @@ void bind_measure(py::module_& m) {
         py::arg("warmup"), py::arg("trials"), py::arg("repeats"), py::arg("flush_l2"),
         py::arg("backend"), py::arg("metric"), py::arg("stream"), py::arg("device") = -1,
         py::arg("wait_for_inputs") = false, py::arg("stop_at_ci") = py::none(),
-        py::arg("max_trials") = py::none(), py::arg("max_time") = py::none(),
+        py::arg("cuda_graph") = false, py::arg("max_trials") = py::none(),
+        py::arg("max_time") = py::none(),
         "Measures fn(*args, **kwargs) for each (args, kwargs) of input_sets, rotating over them. "
         "Internal: kerntime.bench() prepares the input sets and the stream.");
 }

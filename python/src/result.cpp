@@ -96,7 +96,9 @@ void bind_protocol(py::module_& m) {
                              [](const protocol& p) { return std::string(to_string(p.metric)); })
       .def_readonly("telemetry", &protocol::telemetry)
       .def_readonly("throttle_threshold", &protocol::throttle_threshold)
-      .def_readonly("discard_throttled", &protocol::discard_throttled);
+      .def_readonly("discard_throttled", &protocol::discard_throttled)
+      .def_property_readonly("launch",
+                             [](const protocol& p) { return std::string(to_string(p.launch)); });
 }
 
 void bind_measurement(py::module_& m) {

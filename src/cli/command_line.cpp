@@ -18,6 +18,7 @@
 #include "cli/device_selection.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/input_text.hpp"
+#include "cli/launch_choice.hpp"
 #include "cli/merge_command.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/report_command.hpp"
@@ -54,6 +55,7 @@ struct run_flags {
   double stop_at_ci = 0;
   long long max_trials = 0;
   double max_time_s = 0;
+  std::optional<std::string> cuda_graph; // given: "" (the flag alone), on, off or both
   report_file_flags reports;
   roofline_flags roofline; // --peaks, --calibration
   std::string baseline;    // compare the run with this kerntime JSON
@@ -152,6 +154,11 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
                  "Headline per iteration: span (first start to last end) or busy (sum of GPU "
                  "activity)")
       ->capture_default_str();
+  run.add_option("--cuda-graph", flags.cuda_graph,
+                 "Capture the work once per input set into a CUDA graph and launch the graph "
+                 "each iteration (the flush stays outside it); both: measure every state both "
+                 "ways, as STATE/launch=stream and STATE/launch=graph")
+      ->expected(0, 1);
   run.add_flag_callback(
       flag(n.no_telemetry), [&p] { p.telemetry = false; }, "Do not read NVML or the on-GPU clock");
   run.add_option(flag(n.throttle_threshold), p.throttle_threshold,
@@ -520,6 +527,9 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
       flags.protocol.flush_bytes = flush_bytes;
     }
     read_typed_settings(*run, flags);
+    const launch_choice launches =
+        flags.cuda_graph ? parse_launch_choice(*flags.cuda_graph) : launch_choice::stream;
+    flags.protocol.cuda_graph = launches == launch_choice::graph;
     const protocol p = parse_protocol(flags.protocol, flag_names);
     const auto shard = shard_of(run_selection);
     if (!(flags.state_timeout_s > 0)) {
@@ -527,7 +537,9 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
                                          "e.g. --state-timeout 600",
                                          flags.state_timeout_s));
     }
-    const state_plan plan = make_plan(registry, run_selection);
+    const state_plan plan = launches == launch_choice::both
+                                ? split_by_launch(make_plan(registry, run_selection))
+                                : make_plan(registry, run_selection);
     if (const char* channel = std::getenv(worker_channel_variable)) {
       const std::string text = channel;
       ::unsetenv(worker_channel_variable); // not for the benchmarks' own child processes

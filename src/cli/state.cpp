@@ -89,4 +89,9 @@ void state::exec(const work_function& work, cudaStream_t stream) {
   result_ = measure(work, protocol_, stream);
 }
 
+void state::exec(const work_function& work, launch_mode launch, cudaStream_t stream) {
+  protocol_.launch = launch;
+  exec(work, stream);
+}
+
 } // namespace kerntime

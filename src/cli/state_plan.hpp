@@ -23,6 +23,7 @@ struct planned_state {
   std::vector<std::pair<std::string, axis_value>> values;
   std::vector<std::pair<std::string, std::string>> axis_texts;
   std::string name;
+  std::optional<launch_mode> launch; // set by --cuda-graph=both (launch_choice.hpp)
 };
 
 struct state_plan {

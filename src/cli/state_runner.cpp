@@ -31,7 +31,11 @@ benchmark_run run_one(const planned_state& planned, const protocol& p) {
   run.benchmark = planned.registered->name();
   run.axes = planned.axis_texts;
   run.state_name = planned.name;
-  state s(planned.name, planned.registered->name(), planned.values, p);
+  protocol launched = p;
+  if (planned.launch) {
+    launched.launch = *planned.launch; // one half of --cuda-graph=both
+  }
+  state s(planned.name, planned.registered->name(), planned.values, launched);
   try {
     planned.registered->function()(s);
     run.flops = s.flops();

@@ -17,6 +17,7 @@
 #include "measure/cupti_timer.hpp"
 #include "measure/device.hpp"
 #include "measure/event_timer.hpp"
+#include "measure/graph_launch.hpp"
 #include "measure/warmup.hpp"
 #include "result/energy.hpp"
 #include "result/summarise.hpp"
@@ -37,7 +38,8 @@ void warn_fallback_once(const std::string& reason) {
 class measurement {
 public:
   measurement(const work_function& work, const protocol& p, cudaStream_t stream)
-      : protocol_(p), device_(detail::read_current_device()) {
+      : protocol_(p), device_(detail::read_current_device()), work_(work),
+        timed_work_([&work](cudaStream_t s, int input_set) { work(s, input_set); }) {
     // A fault left by earlier work is not this benchmark's; say so before running anything.
     check_cuda(cudaGetLastError(), "before the measurement (an earlier CUDA error is pending)");
     if (stream == nullptr) {
@@ -51,8 +53,8 @@ public:
       probe_ = detail::telemetry_probe::open(device_.ordinal, p);
     }
     blocker_.emplace();
-    context_.emplace(
-        detail::iteration_context{work, protocol_, stream, flush_.get(), probe_.get(), &*blocker_});
+    context_.emplace(detail::iteration_context{timed_work_, protocol_, stream, flush_.get(),
+                                               probe_.get(), &*blocker_});
   }
 
   // JIT compilation, autotuning, lazy loading: before any timer is attached. Returns the CUDA
@@ -60,6 +62,23 @@ public:
   cudaError_t warm_up() {
     warmup_ = detail::warm_up(*context_);
     return warmup_.error;
+  }
+
+  // Graph mode: captures the work once per input set (after the warm-up, before any timer);
+  // from here on each iteration launches a graph. Every graph runs once, untimed, after a flush.
+  void launch_as_graphs(cudaError_t pending) {
+    if (protocol_.launch != launch_mode::graph || pending != cudaSuccess) {
+      return; // a warm-up error is reported by the timer choice
+    }
+    graphs_.emplace(work_, context_->stream, protocol_.input_sets);
+    timed_work_ = graphs_->as_work();
+    for (int set = 0; set < protocol_.input_sets; ++set) {
+      if (flush_) {
+        flush_->enqueue(context_->stream);
+      }
+      graphs_->launch(context_->stream, set);
+    }
+    check_device("the first launch of each captured graph");
   }
 
   // Attaches CUPTI unless events were asked for, chooses the timer and runs the trials with it.
@@ -137,6 +156,9 @@ public:
 private:
   const protocol& protocol_;
   device_info device_;
+  const work_function& work_;
+  work_function timed_work_; // what the timers call: the work, or in graph mode a graph launch
+  std::optional<detail::captured_graphs> graphs_;
   std::optional<cuda_stream> own_stream_; // when the caller gives no stream
   std::unique_ptr<detail::l2_flush> flush_;
   std::unique_ptr<detail::telemetry_probe> probe_;
@@ -160,6 +182,7 @@ measurement_result measure(const work_function& work, const protocol& p, cudaStr
   const auto wall_start = std::chrono::steady_clock::now();
   measurement m(work, p, stream);
   const cudaError_t pending = m.warm_up();
+  m.launch_as_graphs(pending);
   measurement_result r = m.summarise(m.time_trials(pending));
   r.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

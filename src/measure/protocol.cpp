@@ -159,6 +159,7 @@ protocol parse_protocol(const protocol_request& request, const setting_names& na
   p.telemetry = request.telemetry;
   p.throttle_threshold = request.throttle_threshold;
   p.discard_throttled = request.discard_throttled;
+  p.launch = request.cuda_graph ? launch_mode::graph : launch_mode::stream;
   return p;
 }
 

@@ -104,8 +104,12 @@ void add_rows(json& benchmarks, const benchmark_run& run, const row_identity& id
   }
   const auto& r = *run.result;
   const auto& means = r.trials_summary.means;
+  const std::string launch =
+      r.protocol_used.launch == launch_mode::stream
+          ? std::string()
+          : "launch=" + std::string(to_string(r.protocol_used.launch)) + "; ";
   const std::string label =
-      "backend=" + std::string(to_string(r.backend)) + "; " + detail::describe_stopping(r);
+      "backend=" + std::string(to_string(r.backend)) + "; " + launch + detail::describe_stopping(r);
   for (std::size_t i = 0; i < means.size(); ++i) {
     json row = row_start(id, "iteration", means.size(), i);
     row["iterations"] = i < r.trials.size() ? r.trials[i].iterations.size() : 0;

@@ -72,6 +72,9 @@ property_list properties_of(const benchmark_run& run) {
   }
   properties.emplace_back("timing_backend", std::string(to_string(r.backend)));
   properties.emplace_back("backend_reason", r.backend_reason);
+  if (r.protocol_used.launch != launch_mode::stream) { // absent: stream launches
+    properties.emplace_back("launch", std::string(to_string(r.protocol_used.launch)));
+  }
   if (auto tflops = detail::tflop_per_second(run)) {
     properties.emplace_back("tflop_per_s", fmt::format("{:.3f}", *tflops));
   }

@@ -149,12 +149,18 @@ void print_state_table(std::ostream& out, const benchmark_group& group, bool nam
   bool any_sol = false;
   bool any_achievable = false;
   bool any_energy = false;
+  // Graph launches get a column, unless a --cuda-graph=both axis already names every row's.
+  bool any_graph = false;
+  const bool launch_axis =
+      std::find(group.axes.begin(), group.axes.end(), "launch") != group.axes.end();
   for (const auto* run : group.runs) {
     any_flops = any_flops || run->flops.has_value();
     any_bytes = any_bytes || run->bytes.has_value();
     any_sol = any_sol || run->sol.has_value();
     any_achievable = any_achievable || (run->sol && run->sol->achievable);
     any_energy = any_energy || (run->result && run->result->energy.available);
+    any_graph = any_graph || (!launch_axis && run->result &&
+                              run->result->protocol_used.launch == launch_mode::graph);
   }
   std::vector<std::string> header;
   std::vector<bool> numeric;
@@ -188,6 +194,10 @@ void print_state_table(std::ostream& out, const benchmark_group& group, bool nam
   }
   header.emplace_back("backend");
   numeric.push_back(false);
+  if (any_graph) {
+    header.emplace_back("launch");
+    numeric.push_back(false);
+  }
   if (name_gpu) {
     header.emplace_back("GPU");
     numeric.push_back(true);
@@ -220,6 +230,9 @@ void print_state_table(std::ostream& out, const benchmark_group& group, bool nam
         cells.push_back(energy_cell(r));
       }
       cells.emplace_back(to_string(r.backend));
+      if (any_graph) {
+        cells.emplace_back(to_string(r.protocol_used.launch));
+      }
       if (name_gpu) {
         cells.push_back(run->device ? std::to_string(run->device->ordinal) : std::string(no_value));
       }

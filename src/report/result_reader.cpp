@@ -101,6 +101,8 @@ protocol protocol_of(const json& j) {
   p.telemetry = j.at("telemetry").get<bool>();
   p.throttle_threshold = j.at("throttle_threshold").get<double>();
   p.discard_throttled = j.at("discard_throttled").get<bool>();
+  // Files written before graph mode launched every iteration on the stream.
+  p.launch = j.contains("launch") ? enum_of(j, "launch", parse_launch_mode) : launch_mode::stream;
   return p;
 }
 

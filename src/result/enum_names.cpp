@@ -56,6 +56,10 @@ constexpr name_table<headline_metric, 2> headline_metrics{{
     {headline_metric::span, "span"},
     {headline_metric::busy, "busy"},
 }};
+constexpr name_table<launch_mode, 2> launch_modes{{
+    {launch_mode::stream, "stream"},
+    {launch_mode::graph, "graph"},
+}};
 constexpr name_table<timing_backend, 2> timing_backends{{
     {timing_backend::cupti, "cupti"},
     {timing_backend::events, "events"},
@@ -86,12 +90,13 @@ constexpr name_table<verdict, 4> verdicts{{
     {verdict::same, "same"},
     {verdict::inconclusive, "inconclusive"},
 }};
-constexpr name_table<error_kind, 10> error_kinds{{
+constexpr name_table<error_kind, 11> error_kinds{{
     {error_kind::invalid_argument, "invalid_argument"},
     {error_kind::device_unavailable, "device_unavailable"},
     {error_kind::cupti_unavailable, "cupti_unavailable"},
     {error_kind::benchmark_failed, "benchmark_failed"},
     {error_kind::measurement_invalid, "measurement_invalid"},
+    {error_kind::not_capturable, "not_capturable"},
     {error_kind::no_measurement, "no_measurement"},
     {error_kind::other, "error"},
     {error_kind::cuda_fault, "cuda_fault"},
@@ -115,6 +120,7 @@ constexpr name_table<error_kind, 10> error_kinds{{
 
 KERNTIME_ENUM_NAMES(backend_request, backend_requests, parse_backend_request)
 KERNTIME_ENUM_NAMES(headline_metric, headline_metrics, parse_headline_metric)
+KERNTIME_ENUM_NAMES(launch_mode, launch_modes, parse_launch_mode)
 KERNTIME_ENUM_NAMES(timing_backend, timing_backends, parse_timing_backend)
 KERNTIME_ENUM_NAMES(stop_reason, stop_reasons, parse_stop_reason)
 KERNTIME_ENUM_NAMES(activity_kind, activity_kinds, parse_activity_kind)

@@ -33,7 +33,8 @@ json protocol_to_json(const protocol& p) {
           {"metric", std::string(to_string(p.metric))},
           {"telemetry", p.telemetry},
           {"throttle_threshold", p.throttle_threshold},
-          {"discard_throttled", p.discard_throttled}};
+          {"discard_throttled", p.discard_throttled},
+          {"launch", std::string(to_string(p.launch))}};
 }
 
 json snapshot_to_json(const std::optional<gpu_snapshot>& snapshot) {
