@@ -18,6 +18,12 @@ enum class timing_backend { cupti, events };
 [[nodiscard]] std::string_view to_string(timing_backend b);
 [[nodiscard]] std::optional<timing_backend> parse_timing_backend(std::string_view text);
 
+// How kerntime held CUPTI: its own subscription, or the Activity API alone beside an idle
+// torch.profiler that holds the subscription (docs/torch-profiler.md); none with CUDA events.
+enum class cupti_mode { none, subscribed, shared_with_idle_torch_profiler };
+[[nodiscard]] std::string_view to_string(cupti_mode m);
+[[nodiscard]] std::optional<cupti_mode> parse_cupti_mode(std::string_view text);
+
 // One measured iteration. With CUDA events span and busy are both the event interval.
 struct iteration_sample {
   double span_ns = 0; // first GPU record start to last GPU record end
@@ -100,6 +106,8 @@ struct measurement_result {
   std::string backend_reason; // why this timer ran (e.g. the CUPTI error that forced events)
   double latency_ns = 0;      // median of the headline metric over every measured iteration
   summary_statistics stats;   // of the headline metric
+  // How CUPTI was held: kerntime's own subscription, or shared with an idle torch.profiler.
+  cupti_mode cupti = cupti_mode::subscribed;
   summary_statistics span;
   summary_statistics busy;
   trial_statistics trials_summary; // per-trial means/medians of the headline metric

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Union
 
-from . import _kerntime
+from . import _kerntime, torch_profiler_state
 from .capture_stream import capturable
 from .declared_work import checked_count, precision_name
 from .errors import InvalidArgument
@@ -32,7 +32,10 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
     ``max_time`` seconds (default 30). ``Result.stopping`` says what ran and what it reached.
 
     ``backend``: "auto" (CUPTI, falling back to CUDA events with a warning), "cupti" (raise
-    CuptiUnavailable instead of falling back) or "events". ``metric``: the headline is the
+    CuptiUnavailable instead of falling back) or "events". After torch.profiler has been used
+    in the process it holds CUPTI; kerntime then shares CUPTI with it while it is idle
+    (``Result.cupti_mode``), and falls back with the reason while it records or is armed
+    (docs/torch-profiler.md). ``metric``: the headline is the
     median of "span" (first GPU start to last GPU end of an iteration) or "busy" (sum of the GPU
     records). ``stream``: see kerntime.streams; by default the framework's current stream.
 
@@ -67,10 +70,13 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
     if cuda_graph:
         chosen = capturable(chosen)
     with chosen.context:
+        # Who holds CUPTI if kerntime cannot subscribe: an idle torch.profiler is shared with
+        # (checked again after the measurement), any other holder names the fallback's reason.
         measurement = _kerntime.measure(
             fn, sets, warmup=warmup, trials=trials, repeats=repeat, flush_l2=flush_l2,
             backend=backend, metric=metric, stream=chosen.handle, device=chosen.device,
             wait_for_inputs=copied_tensors, stop_at_ci=stop_at_ci, cuda_graph=cuda_graph,
             max_trials=max_trials,
-            max_time=max_time)
+            max_time=max_time, cupti_holder=torch_profiler_state.cupti_holder(),
+            cupti_recheck=torch_profiler_state.cupti_holder)
     return Result(measurement, **work)

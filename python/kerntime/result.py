@@ -134,6 +134,13 @@ class Result:
         return self.measurement.protocol_used.launch
 
     @property
+    def cupti_mode(self) -> str:
+        """How CUPTI was held: "subscribed" (kerntime's own subscription),
+        "shared_with_idle_torch_profiler" (the Activity API alone, beside an idle
+        torch.profiler that holds the subscription) or "none" (CUDA events)."""
+        return self.measurement.cupti_mode
+
+    @property
     def metric(self) -> str:
         return self.measurement.protocol_used.metric
 

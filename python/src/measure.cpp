@@ -16,6 +16,7 @@
 #include "kerntime/errors.hpp"
 #include "kerntime/measure.hpp"
 #include "kerntime/protocol.hpp"
+#include "measure/measure_with_sharing.hpp"
 
 namespace py = pybind11;
 
@@ -61,7 +62,8 @@ measurement_result measure_python(const py::object& fn, const py::list& input_se
                                   const std::string& metric, std::uintptr_t stream, int device,
                                   bool wait_for_inputs, std::optional<double> stop_at_ci,
                                   bool cuda_graph, std::optional<long long> max_trials,
-                                  std::optional<double> max_time) {
+                                  std::optional<double> max_time, detail::cupti_holder cupti_holder,
+                                  const py::object& cupti_recheck) {
   protocol_request request;
   read_warmup(warmup, request);
   request.trials = trials;
@@ -100,18 +102,38 @@ measurement_result measure_python(const py::object& fn, const py::list& input_se
     const auto& call = calls[static_cast<std::size_t>(input_set)];
     fn(*call.args, **call.kwargs);
   };
-  return measure(work, p, to_stream(stream));
+  // Who holds CUPTI, as kerntime.torch_profiler_state found it: only idle_torch_profiler grants
+  // sharing, and the same check runs again once CUPTI is detached.
+  detail::cupti_sharing sharing{cupti_holder, {}};
+  if (!cupti_recheck.is_none()) {
+    sharing.recheck = [&cupti_recheck] { return cupti_recheck().cast<detail::cupti_holder>(); };
+  }
+  return detail::measure(work, p, to_stream(stream), sharing);
 }
 
 } // namespace
 
 void bind_measure(py::module_& m) {
+  py::enum_<detail::cupti_holder>(m, "CuptiHolder",
+                                  "Who holds CUPTI's subscription when kerntime's own is refused, "
+                                  "as kerntime.torch_profiler_state finds it")
+      .value("unknown", detail::cupti_holder::unknown)
+      .value("idle_torch_profiler", detail::cupti_holder::idle_torch_profiler)
+      .value("torch_profiler_recording", detail::cupti_holder::torch_profiler_recording)
+      .value("torch_profiler_armed", detail::cupti_holder::torch_profiler_armed)
+      .value("kineto_daemon", detail::cupti_holder::kineto_daemon)
+      .value("injected_tool", detail::cupti_holder::injected_tool);
+  m.def(
+      "describe_cupti_holder",
+      [](detail::cupti_holder holder) { return std::string(detail::describe(holder)); },
+      py::arg("holder"), "The words kerntime's outputs give for a holder of CUPTI.");
   m.def("measure", &measure_python, py::arg("fn"), py::arg("input_sets"), py::kw_only(),
         py::arg("warmup"), py::arg("trials"), py::arg("repeats"), py::arg("flush_l2"),
         py::arg("backend"), py::arg("metric"), py::arg("stream"), py::arg("device") = -1,
         py::arg("wait_for_inputs") = false, py::arg("stop_at_ci") = py::none(),
         py::arg("cuda_graph") = false, py::arg("max_trials") = py::none(),
-        py::arg("max_time") = py::none(),
+        py::arg("max_time") = py::none(), py::arg("cupti_holder") = detail::cupti_holder::unknown,
+        py::arg("cupti_recheck") = py::none(),
         "Measures fn(*args, **kwargs) for each (args, kwargs) of input_sets, rotating over them. "
         "Internal: kerntime.bench() prepares the input sets and the stream.");
 }

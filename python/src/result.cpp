@@ -61,6 +61,7 @@ void bind_telemetry(py::module_& m) {
       .def_readonly("before", &trial_telemetry::before)
       .def_readonly("after", &trial_telemetry::after)
       .def_readonly("measured_sm_clock_mhz", &trial_telemetry::measured_sm_clock_mhz)
+      .def_readonly("sm_clock_fraction", &trial_telemetry::sm_clock_fraction)
       .def_readonly("throttled", &trial_telemetry::throttled)
       .def_readonly("throttle_reason", &trial_telemetry::throttle_reason);
   py::class_<device_telemetry>(m, "DeviceTelemetry")
@@ -140,6 +141,8 @@ void bind_measurement(py::module_& m) {
       .def_property_readonly(
           "backend", [](const measurement_result& r) { return std::string(to_string(r.backend)); })
       .def_readonly("backend_reason", &measurement_result::backend_reason)
+      .def_property_readonly(
+          "cupti_mode", [](const measurement_result& r) { return std::string(to_string(r.cupti)); })
       .def_readonly("latency_ns", &measurement_result::latency_ns)
       .def_readonly("stats", &measurement_result::stats)
       .def_readonly("span", &measurement_result::span)

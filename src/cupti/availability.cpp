@@ -1,5 +1,7 @@
 #include "cupti/availability.hpp"
 
+#include <fmt/format.h>
+
 #include <variant>
 
 #include "cupti/cupti_session.hpp"
@@ -14,6 +16,9 @@ std::optional<std::string> probe_cupti() {
   attach_outcome outcome;
   cupti_session session(*std::get<const cupti_library*>(loaded), outcome);
   if (!outcome.attached) {
+    if (outcome.result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+      return fmt::format("{}: {}", describe(outcome.holder), outcome.detail);
+    }
     return outcome.detail;
   }
   (void)session.detach();

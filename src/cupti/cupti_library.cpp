@@ -57,6 +57,8 @@ std::variant<const cupti_library*, std::string> load_once() {
   bind(handle, "cuptiActivityEnable", library.activity_enable, missing);
   bind(handle, "cuptiActivityDisable", library.activity_disable, missing);
   bind(handle, "cuptiActivityRegisterCallbacks", library.activity_register_callbacks, missing);
+  bind(handle, "cuptiActivityRegisterTimestampCallback",
+       library.activity_register_timestamp_callback, missing);
   bind(handle, "cuptiActivityFlushAll", library.activity_flush_all, missing);
   bind(handle, "cuptiActivityGetNextRecord", library.activity_get_next_record, missing);
   bind(handle, "cuptiActivityGetNumDroppedRecords", library.activity_get_num_dropped_records,

@@ -18,6 +18,7 @@ struct cupti_library {
   CUptiResult (*activity_disable)(CUpti_ActivityKind) = nullptr;
   CUptiResult (*activity_register_callbacks)(CUpti_BuffersCallbackRequestFunc,
                                              CUpti_BuffersCallbackCompleteFunc) = nullptr;
+  CUptiResult (*activity_register_timestamp_callback)(CUpti_TimestampCallbackFunc) = nullptr;
   CUptiResult (*activity_flush_all)(uint32_t) = nullptr;
   CUptiResult (*activity_get_next_record)(uint8_t*, size_t, CUpti_Activity**) = nullptr;
   CUptiResult (*activity_get_num_dropped_records)(CUcontext, uint32_t, size_t*) = nullptr;

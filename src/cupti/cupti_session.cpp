@@ -7,6 +7,10 @@
 #include <array>
 #include <atomic>
 #include <cstdlib>
+#include <ctime>
+#include <mutex>
+#include <unordered_set>
+#include <utility>
 
 #include "cupti/tag_kinds.hpp"
 #include "kerntime/errors.hpp"
@@ -30,20 +34,63 @@ constexpr std::size_t buffer_alignment = 8;
 // CUPTI's buffer callbacks carry no user pointer: the attached session is process-wide.
 std::atomic<cupti_session*> active_session{nullptr};
 
+// The buffers kerntime handed to CUPTI and has not had back. CUPTI completes a buffer through the
+// callbacks registered at that moment: while CUPTI is shared, a buffer another client handed out
+// can arrive here, and must never be freed by kerntime. Never destroyed: CUPTI may call back
+// while the process exits.
+struct outstanding_buffers {
+  std::mutex mutex;
+  std::unordered_set<std::uint8_t*> buffers;
+};
+outstanding_buffers& our_buffers() {
+  static auto* const buffers = new outstanding_buffers; // NOLINT(cppcoreguidelines-owning-memory)
+  return *buffers;
+}
+
 void CUPTIAPI request_buffer(std::uint8_t** buffer, std::size_t* size,
                              std::size_t* max_records) noexcept {
   *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(buffer_alignment, buffer_bytes));
-  *size = *buffer != nullptr ? buffer_bytes : 0;
+  *size = 0;
   *max_records = 0;
+  if (*buffer == nullptr) {
+    return;
+  }
+  try {
+    const std::lock_guard lock(our_buffers().mutex);
+    our_buffers().buffers.insert(*buffer);
+    *size = buffer_bytes;
+  } catch (...) {
+    std::free(*buffer); // no room to remember it: hand CUPTI no buffer
+    *buffer = nullptr;
+  }
+}
+
+// True when `buffer` came from request_buffer, which it then forgets.
+bool take_back(std::uint8_t* buffer) noexcept {
+  const std::lock_guard lock(our_buffers().mutex);
+  return our_buffers().buffers.erase(buffer) == 1;
 }
 
 void CUPTIAPI buffer_completed(CUcontext /*context*/, std::uint32_t /*stream*/,
                                std::uint8_t* buffer, std::size_t /*size*/,
                                std::size_t valid_size) noexcept {
+  const bool ours = take_back(buffer);
   if (cupti_session* session = active_session.load(); session != nullptr) {
-    session->on_buffer_completed(buffer, valid_size);
+    session->on_buffer_completed(buffer, valid_size, ours);
   }
-  std::free(buffer);
+  if (ours) {
+    std::free(buffer);
+  }
+}
+
+// CUPTI's own clock on Linux, in nanoseconds. torch.profiler registers a callback that returns
+// TSC ticks (its "approximate clock") and never takes it back: with it, every duration reads
+// ~2x long on a 2.1 GHz host. Registered on every attach, before any kind is enabled.
+std::uint64_t CUPTIAPI realtime_ns() noexcept {
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000U +
+         static_cast<std::uint64_t>(now.tv_nsec);
 }
 
 void CUPTIAPI ignore_callback(void* /*userdata*/, CUpti_CallbackDomain /*domain*/,
@@ -51,28 +98,46 @@ void CUPTIAPI ignore_callback(void* /*userdata*/, CUpti_CallbackDomain /*domain*
 
 } // namespace
 
-cupti_session::cupti_session(const cupti_library& cupti, attach_outcome& outcome) : cupti_(cupti) {
+cupti_session::cupti_session(const cupti_library& cupti, attach_outcome& outcome,
+                             cupti_sharing sharing)
+    : cupti_(cupti), sharing_(std::move(sharing)) {
   cupti_session* expected = nullptr;
   if (!active_session.compare_exchange_strong(expected, this)) {
     outcome.result = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
     outcome.detail = "another kerntime measurement in this process holds CUPTI";
     return;
   }
+  outcome.holder = sharing_.holder;
   auto fail = [&](const char* call, CUptiResult result) {
     outcome.result = result;
     outcome.detail = fmt::format("{} returned {}", call, cupti_.describe(result));
     detach_quietly();
   };
-  if (const CUptiResult r = cupti_.subscribe(&subscriber_, ignore_callback, nullptr);
-      r != CUPTI_SUCCESS) {
+  const CUptiResult subscribed = cupti_.subscribe(&subscriber_, ignore_callback, nullptr);
+  if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED &&
+      sharing_.holder == cupti_holder::idle_torch_profiler) {
+    // Kineto keeps its subscription from its first trace to the end of the process; while it
+    // traces nothing, the Activity API (which needs no subscriber) is free to use.
+    subscriber_ = nullptr;
+    shared_ = true;
+  } else if (subscribed != CUPTI_SUCCESS) {
     subscriber_ = nullptr;
     // Not ours to finalize: someone else's subscription may be alive.
     active_session.store(nullptr);
-    outcome.result = r;
-    outcome.detail = fmt::format("cuptiSubscribe returned {}", cupti_.describe(r));
+    outcome.result = subscribed;
+    outcome.detail = fmt::format("cuptiSubscribe returned {}", cupti_.describe(subscribed));
     return;
   }
   attached_ = true;
+  // Registered on every attach: a profiler sharing CUPTI registers its own callbacks (buffers
+  // and timestamps) whenever it prepares a trace, and CUPTI keeps only the last ones.
+  if (const CUptiResult r = cupti_.activity_register_timestamp_callback(realtime_ns);
+      r != CUPTI_SUCCESS && shared_) {
+    // Without nanosecond timestamps a shared measurement would be in the profiler's units.
+    // Under kerntime's own subscription CUPTI's default clock is already nanoseconds.
+    fail("cuptiActivityRegisterTimestampCallback", r);
+    return;
+  }
   if (const CUptiResult r = cupti_.activity_register_callbacks(request_buffer, buffer_completed);
       r != CUPTI_SUCCESS) {
     fail("cuptiActivityRegisterCallbacks", r);
@@ -85,6 +150,7 @@ cupti_session::cupti_session(const cupti_library& cupti, attach_outcome& outcome
     }
   }
   outcome.attached = true;
+  outcome.shared = shared_;
 }
 
 cupti_session::~cupti_session() {
@@ -92,6 +158,7 @@ cupti_session::~cupti_session() {
 }
 
 void cupti_session::push(tag_kind kind, std::uint64_t id) {
+  pushed_.add(kind, id);
   if (const CUptiResult r = cupti_.push_external_correlation_id(external_kind(kind), id);
       r != CUPTI_SUCCESS) {
     throw measurement_invalid(
@@ -108,11 +175,20 @@ void cupti_session::pop(tag_kind kind) {
   }
 }
 
-void cupti_session::on_buffer_completed(std::uint8_t* buffer, std::size_t valid_size) noexcept {
+void cupti_session::on_buffer_completed(std::uint8_t* buffer, std::size_t valid_size,
+                                        bool handed_out_by_kerntime) noexcept {
   try {
     const std::lock_guard lock(mutex_);
+    if (!handed_out_by_kerntime) {
+      ++foreign_buffers_;
+    }
     CUpti_Activity* record = nullptr;
     while (cupti_.activity_get_next_record(buffer, valid_size, &record) == CUPTI_SUCCESS) {
+      if (record->kind == CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION &&
+          !tag_kind_of(
+              reinterpret_cast<const CUpti_ActivityExternalCorrelation*>(record)->externalKind)) {
+        ++foreign_tags_;
+      }
       decoder_.decode(*record);
     }
   } catch (const std::exception& e) {
@@ -152,8 +228,12 @@ void cupti_session::detach_quietly() noexcept {
       cupti_.activity_get_num_dropped_records(context, 0, &count) == CUPTI_SUCCESS) {
     dropped += count;
   }
-  cupti_.unsubscribe(subscriber_);
-  cupti_.finalize();
+  if (!shared_) {
+    cupti_.unsubscribe(subscriber_);
+    cupti_.finalize();
+  }
+  // Shared: CUPTI is left as it was found. The subscription is the profiler's, finalizing would
+  // tear down its state, and it registers its own buffer callbacks again for its next trace.
   subscriber_ = nullptr;
   attached_ = false;
   active_session.store(nullptr);
@@ -161,22 +241,64 @@ void cupti_session::detach_quietly() noexcept {
   log_.dropped_records += dropped;
 }
 
+void cupti_session::check_records() const {
+  if (!decode_error_.empty()) {
+    throw measurement_invalid("decoding CUPTI records failed: " + decode_error_);
+  }
+  if (!shared_) {
+    return;
+  }
+  // The tripwires of sharing: torch.profiler tags its work with CUSTOM0/CUSTOM1 ids of its own
+  // while it traces, and other tools with other kinds. Either means the guess "idle" was wrong.
+  if (foreign_buffers_ > 0) {
+    throw measurement_invalid(fmt::format(
+        "{} activity buffer(s) that another CUPTI client handed out arrived while CUPTI was {}: "
+        "that client was tracing when kerntime attached, so neither its trace nor this "
+        "measurement can be trusted; no latency is given",
+        foreign_buffers_, describe(cupti_holder::idle_torch_profiler)));
+  }
+  if (foreign_tags_ > 0) {
+    throw measurement_invalid(fmt::format(
+        "{} external-correlation record(s) of a kind kerntime never pushes arrived while CUPTI was "
+        "{}: another client is tracing in this process, so neither its trace nor this "
+        "measurement can be trusted; no latency is given",
+        foreign_tags_, describe(cupti_holder::idle_torch_profiler)));
+  }
+  for (const correlation_tag& tag : log_.tags) {
+    if (!pushed_.contains(tag.kind, tag.id)) {
+      throw measurement_invalid(fmt::format(
+          "a GPU record is tagged CUSTOM{} id {}, which kerntime never pushed, while CUPTI was {}: "
+          "torch.profiler (or another client) was tracing, so its trace and this measurement may "
+          "each hold the other's records; no latency is given",
+          static_cast<int>(external_kind(tag.kind)) -
+              static_cast<int>(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0),
+          tag.id, describe(cupti_holder::idle_torch_profiler)));
+    }
+  }
+}
+
 activity_log cupti_session::records_so_far() {
   // Outside our lock: the flush calls back into on_buffer_completed.
   cupti_.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   const std::lock_guard lock(mutex_);
-  if (!decode_error_.empty()) {
-    throw measurement_invalid("decoding CUPTI records failed: " + decode_error_);
-  }
+  check_records();
   return log_;
 }
 
 activity_log cupti_session::detach() {
   detach_quietly();
-  const std::lock_guard lock(mutex_);
-  if (!decode_error_.empty()) {
-    throw measurement_invalid("decoding CUPTI records failed: " + decode_error_);
+  if (shared_ && sharing_.recheck) {
+    // The grant held when CUPTI was attached; it must still hold now that it is detached, or the
+    // profiler may have traced (and lost its records to kerntime) in between.
+    if (const cupti_holder now = sharing_.recheck(); now != cupti_holder::idle_torch_profiler) {
+      throw measurement_invalid(fmt::format(
+          "CUPTI was {}, but after the measurement {}: the profiler woke while kerntime timed, so "
+          "its trace and this measurement may each hold the other's records; no latency is given",
+          describe(cupti_holder::idle_torch_profiler), describe(now)));
+    }
   }
+  const std::lock_guard lock(mutex_);
+  check_records();
   return std::move(log_);
 }
 

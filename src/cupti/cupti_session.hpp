@@ -1,6 +1,8 @@
 #pragma once
 // One CUPTI attachment around the measured window: subscribe, enable the activity kinds, collect
 // and decode buffers, tag API calls with external correlation ids, then detach in one step.
+// Beside an idle torch.profiler, when the caller grants it, the same without the subscription:
+// the Activity API alone, leaving CUPTI as it was found (docs/torch-profiler.md).
 
 #include <cstdint>
 #include <mutex>
@@ -9,6 +11,8 @@
 #include "cupti/activity_log.hpp"
 #include "cupti/attach_outcome.hpp"
 #include "cupti/cupti_library.hpp"
+#include "cupti/cupti_sharing.hpp"
+#include "cupti/pushed_tags.hpp"
 #include "cupti/record_decoder.hpp"
 
 namespace kerntime::detail {
@@ -16,13 +20,16 @@ namespace kerntime::detail {
 class cupti_session {
 public:
   // Attaches; `outcome` says whether it worked. Only one session per process at a time: a second
-  // one fails as "another subscriber".
-  cupti_session(const cupti_library& cupti, attach_outcome& outcome);
+  // one fails as "another subscriber". When another client holds the subscription, `sharing`
+  // says who: only an idle torch.profiler is shared with.
+  cupti_session(const cupti_library& cupti, attach_outcome& outcome, cupti_sharing sharing = {});
   ~cupti_session();
   cupti_session(const cupti_session&) = delete;
   cupti_session& operator=(const cupti_session&) = delete;
 
   [[nodiscard]] bool attached() const noexcept { return attached_; }
+  // Timing through the Activity API alone, beside an idle torch.profiler.
+  [[nodiscard]] bool shared() const noexcept { return shared_; }
 
   // Tags every API call made by this thread until pop() with (kind, id).
   void push(tag_kind kind, std::uint64_t id);
@@ -33,22 +40,32 @@ public:
   [[nodiscard]] activity_log records_so_far();
 
   // Disable, flush, unsubscribe, finalize — with no launch in between. Returns the decoded log.
+  // Shared: disable and flush only, then ask the caller again whether the profiler is idle.
   // Idempotent; the destructor detaches if the caller did not (e.g. on an exception).
   activity_log detach();
 
-  // Called from CUPTI's buffer-completed callback thread.
-  void on_buffer_completed(std::uint8_t* buffer, std::size_t valid_size) noexcept;
+  // Called from CUPTI's buffer-completed callback thread. `handed_out_by_kerntime` is false for
+  // a buffer another CUPTI client requested (possible only while CUPTI is shared).
+  void on_buffer_completed(std::uint8_t* buffer, std::size_t valid_size,
+                           bool handed_out_by_kerntime) noexcept;
 
 private:
   void detach_quietly() noexcept;
+  // Throws when the records were not all decoded, or (shared) show another client tracing.
+  void check_records() const; // under mutex_
 
   const cupti_library& cupti_;
+  cupti_sharing sharing_;
   CUpti_SubscriberHandle subscriber_ = nullptr;
   bool attached_ = false;
-  std::mutex mutex_; // guards log_, decoder_ and decode_error_
+  bool shared_ = false;
+  pushed_tags pushed_; // the measuring thread's pushes; read by it alone
+  std::mutex mutex_;   // guards log_, decoder_, decode_error_, foreign_tags_, foreign_buffers_
   activity_log log_;
   record_decoder decoder_{log_};
   std::string decode_error_;
+  std::size_t foreign_tags_ = 0;    // external-correlation records of kinds kerntime never pushes
+  std::size_t foreign_buffers_ = 0; // buffers another client requested
 };
 
 } // namespace kerntime::detail

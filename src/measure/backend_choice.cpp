@@ -14,8 +14,15 @@ backend_decision decide_backend(backend_request request, int cuda_error,
   if (request == backend_request::events) {
     return {backend_action::use_events, "CUDA events requested (--backend events)"};
   }
+  if (outcome.attached && outcome.shared) {
+    return {backend_action::use_cupti,
+            fmt::format("CUPTI activity records, {} (it holds CUPTI's subscription; kerntime "
+                        "used the Activity API alone and left CUPTI as it found it)",
+                        describe(cupti_holder::idle_torch_profiler)),
+            cupti_mode::shared_with_idle_torch_profiler};
+  }
   if (outcome.attached) {
-    return {backend_action::use_cupti, "CUPTI activity records"};
+    return {backend_action::use_cupti, "CUPTI activity records", cupti_mode::subscribed};
   }
   std::string why;
   bool unavailable = false;
@@ -26,8 +33,8 @@ backend_decision decide_backend(backend_request request, int cuda_error,
     why = outcome.detail;
     unavailable = means_cupti_unavailable(outcome.result);
     if (outcome.result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
-      why += " (another profiler holds CUPTI: PyTorch profiler, Nsight Compute, Nsight Systems, "
-             "compute-sanitizer or another kerntime)";
+      // The holder first: "torch.profiler is recording" is what the user can act on.
+      why = fmt::format("{} ({})", describe(outcome.holder), why);
     }
   }
   if (!unavailable) {

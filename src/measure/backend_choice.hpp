@@ -6,6 +6,7 @@
 
 #include "cupti/attach_outcome.hpp"
 #include "kerntime/protocol.hpp"
+#include "kerntime/result.hpp"
 
 namespace kerntime::detail {
 
@@ -20,6 +21,7 @@ enum class backend_action {
 struct backend_decision {
   backend_action action = backend_action::use_cupti;
   std::string reason;
+  cupti_mode mode = cupti_mode::none; // with use_cupti: subscribed, or shared with torch.profiler
 };
 
 // `cuda_error`: the CUDA error state checked after warmup (0 = none); `cuda_error_name` names it.

@@ -17,6 +17,7 @@
 #include "measure/cupti_timer.hpp"
 #include "measure/device.hpp"
 #include "measure/event_timer.hpp"
+#include "measure/measure_with_sharing.hpp"
 #include "measure/graph_launch.hpp"
 #include "measure/warmup.hpp"
 #include "result/energy.hpp"
@@ -82,7 +83,8 @@ public:
   }
 
   // Attaches CUPTI unless events were asked for, chooses the timer and runs the trials with it.
-  detail::timed_trials time_trials(cudaError_t pending) {
+  // `sharing`: who holds CUPTI if kerntime cannot subscribe (measure/measure_with_sharing.hpp).
+  detail::timed_trials time_trials(cudaError_t pending, const detail::cupti_sharing& sharing) {
     detail::attach_outcome outcome;
     std::unique_ptr<detail::cupti_session> session;
     if (pending == cudaSuccess && protocol_.backend != backend_request::events) {
@@ -91,7 +93,7 @@ public:
         outcome.load_error = *why;
       } else {
         session = std::make_unique<detail::cupti_session>(
-            *std::get<const detail::cupti_library*>(loaded), outcome);
+            *std::get<const detail::cupti_library*>(loaded), outcome, sharing);
       }
     }
     const detail::backend_decision decision = detail::decide_backend(
@@ -101,6 +103,7 @@ public:
             : fmt::format("{} ({})", cudaGetErrorName(pending), cudaGetErrorString(pending)),
         outcome);
     backend_reason_ = decision.reason;
+    cupti_mode_ = decision.mode;
     switch (decision.action) {
     case detail::backend_action::fail_benchmark:
       check_cuda(pending, fmt::format("warmup ({} iterations)", warmup_.iterations));
@@ -132,6 +135,7 @@ public:
     r.device = device_;
     r.backend = backend_;
     r.backend_reason = backend_reason_;
+    r.cupti = cupti_mode_;
     r.flush_bytes = flush_ ? flush_->bytes() : 0;
     r.stopping.warmup_iterations = warmup_.iterations;
     r.stopping.warmup_settled = warmup_.settled;
@@ -167,12 +171,18 @@ private:
   detail::warmup_outcome warmup_;
   timing_backend backend_ = timing_backend::cupti;
   std::string backend_reason_;
+  cupti_mode cupti_mode_ = cupti_mode::none;
   std::optional<std::string> fallback_warning_;
 };
 
 } // namespace
 
 measurement_result measure(const work_function& work, const protocol& p, cudaStream_t stream) {
+  return detail::measure(work, p, stream, detail::cupti_sharing{});
+}
+
+measurement_result detail::measure(const work_function& work, const protocol& p,
+                                   cudaStream_t stream, const cupti_sharing& sharing) {
   if (auto problem = validate(p)) {
     throw invalid_argument("invalid protocol: " + *problem);
   }
@@ -183,7 +193,7 @@ measurement_result measure(const work_function& work, const protocol& p, cudaStr
   measurement m(work, p, stream);
   const cudaError_t pending = m.warm_up();
   m.launch_as_graphs(pending);
-  measurement_result r = m.summarise(m.time_trials(pending));
+  measurement_result r = m.summarise(m.time_trials(pending, sharing));
   r.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return r;

@@ -325,6 +325,9 @@ void print_state_details(std::ostream& out, const benchmark_run& run) {
     }
     out << ".\n\n";
   }
+  if (r.cupti == cupti_mode::shared_with_idle_torch_profiler) {
+    out << "Timer: CUPTI, shared with an idle torch.profiler (docs/torch-profiler.md).\n\n";
+  }
   if (detail::adaptive_stopping(r.protocol_used)) {
     out << "Stopping: " << detail::markdown_text(detail::describe_stopping(r)) << "\n\n";
   }

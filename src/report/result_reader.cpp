@@ -252,6 +252,10 @@ measurement_result result_of(const json& j) {
   r.device = device_of(j.at("device"));
   r.backend = enum_of(j, "timing_backend", parse_timing_backend);
   r.backend_reason = j.at("backend_reason").get<std::string>();
+  // Files written before cupti_mode: CUPTI meant kerntime's own subscription.
+  r.cupti = j.contains("cupti_mode")
+                ? enum_of(j, "cupti_mode", parse_cupti_mode)
+                : (r.backend == timing_backend::cupti ? cupti_mode::subscribed : cupti_mode::none);
   r.latency_ns = j.at("latency_ns").get<double>();
   const json& s = j.at("statistics");
   r.stats = statistics_of(s.at("headline"));

@@ -64,6 +64,11 @@ constexpr name_table<timing_backend, 2> timing_backends{{
     {timing_backend::cupti, "cupti"},
     {timing_backend::events, "events"},
 }};
+constexpr name_table<cupti_mode, 3> cupti_modes{{
+    {cupti_mode::none, "none"},
+    {cupti_mode::subscribed, "subscribed"},
+    {cupti_mode::shared_with_idle_torch_profiler, "shared_with_idle_torch_profiler"},
+}};
 constexpr name_table<activity_kind, 3> activity_kinds{{
     {activity_kind::kernel, "kernel"},
     {activity_kind::memset, "memset"},
@@ -122,6 +127,7 @@ KERNTIME_ENUM_NAMES(backend_request, backend_requests, parse_backend_request)
 KERNTIME_ENUM_NAMES(headline_metric, headline_metrics, parse_headline_metric)
 KERNTIME_ENUM_NAMES(launch_mode, launch_modes, parse_launch_mode)
 KERNTIME_ENUM_NAMES(timing_backend, timing_backends, parse_timing_backend)
+KERNTIME_ENUM_NAMES(cupti_mode, cupti_modes, parse_cupti_mode)
 KERNTIME_ENUM_NAMES(stop_reason, stop_reasons, parse_stop_reason)
 KERNTIME_ENUM_NAMES(activity_kind, activity_kinds, parse_activity_kind)
 KERNTIME_ENUM_NAMES(run_status, run_statuses, parse_run_status)

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ struct fake_cupti_state {
   std::uint8_t* delivered = nullptr;
   CUpti_BuffersCallbackRequestFunc request = nullptr;
   CUpti_BuffersCallbackCompleteFunc complete = nullptr;
+  CUpti_TimestampCallbackFunc clock = nullptr;
+  CUptiResult timestamp_result = CUPTI_SUCCESS;
 };
 fake_cupti_state state;
 
@@ -55,6 +58,11 @@ CUptiResult fake_register(CUpti_BuffersCallbackRequestFunc request,
   state.request = request;
   state.complete = complete;
   return CUPTI_SUCCESS;
+}
+CUptiResult fake_timestamp(CUpti_TimestampCallbackFunc clock) {
+  state.calls.emplace_back("timestamp");
+  state.clock = clock;
+  return state.timestamp_result;
 }
 CUptiResult fake_flush(uint32_t) {
   state.calls.emplace_back("flush");
@@ -119,6 +127,7 @@ cupti_library fake_library() {
           .activity_enable = fake_enable,
           .activity_disable = fake_disable,
           .activity_register_callbacks = fake_register,
+          .activity_register_timestamp_callback = fake_timestamp,
           .activity_flush_all = fake_flush,
           .activity_get_next_record = fake_next,
           .activity_get_num_dropped_records = fake_dropped,
@@ -256,6 +265,243 @@ TEST_F(cupti_session_test, a_failed_tag_push_invalidates_the_measurement) {
   attach_outcome outcome;
   cupti_session session(library, outcome);
   EXPECT_THROW(session.push(tag_kind::iteration, 1), measurement_invalid);
+}
+
+// --- Sharing CUPTI with an idle torch.profiler (the subscription is the profiler's) ---
+
+class shared_cupti_test : public cupti_session_test {
+protected:
+  void SetUp() override {
+    cupti_session_test::SetUp();
+    state.subscribe_result = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+  }
+  // The grant, with a re-check that logs when it runs and answers `after`.
+  static cupti_sharing grant(cupti_holder after = cupti_holder::idle_torch_profiler) {
+    return {cupti_holder::idle_torch_profiler, [after] {
+              state.calls.emplace_back("recheck");
+              return after;
+            }};
+  }
+};
+
+TEST_F(shared_cupti_test, times_with_the_activity_api_alone_and_leaves_cupti_as_found) {
+  testing::activity_buffer records;
+  records.iteration_tag(1, 10);
+  records.kernel("user_kernel", 100, 200, 10);
+  state.records = &records;
+
+  attach_outcome outcome;
+  cupti_session session(library, outcome, grant());
+  EXPECT_TRUE(outcome.attached);
+  EXPECT_TRUE(outcome.shared);
+  EXPECT_TRUE(session.shared());
+  EXPECT_EQ(calls_to("register"), 1);
+  EXPECT_EQ(state.enabled.size(), 6U);
+  // CUPTI's clock in nanoseconds, set before any kind is enabled (the profiler's is TSC ticks).
+  const auto timestamp = std::find(state.calls.begin(), state.calls.end(), "timestamp");
+  EXPECT_LT(timestamp, std::find(state.calls.begin(), state.calls.end(), "enable"));
+  ASSERT_NE(state.clock, nullptr);
+  const auto before =
+      static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count());
+  const std::uint64_t cupti_now = state.clock();
+  EXPECT_GE(cupti_now, before);
+  EXPECT_LT(cupti_now - before, 1'000'000'000U); // the same clock, in nanoseconds
+  session.push(tag_kind::iteration, 1);
+  session.pop(tag_kind::iteration);
+  state.calls.clear();
+  const activity_log log = session.detach();
+
+  // Disable, flush, then the idle check again; no unsubscribe, no finalize.
+  const std::vector<std::string> expected = {"disable", "disable", "disable", "disable",
+                                             "disable", "disable", "flush",   "recheck"};
+  EXPECT_EQ(without(state.calls, "dropped"), expected);
+  ASSERT_EQ(log.gpu.size(), 1U);
+  EXPECT_EQ(log.names[log.gpu[0].name], "user_kernel");
+}
+
+TEST_F(shared_cupti_test, without_nanosecond_timestamps_cupti_is_not_shared) {
+  state.timestamp_result = CUPTI_ERROR_NOT_SUPPORTED;
+  attach_outcome outcome;
+  const cupti_session shared(library, outcome, grant());
+  EXPECT_FALSE(outcome.attached);
+  EXPECT_NE(outcome.detail.find("cuptiActivityRegisterTimestampCallback"), std::string::npos);
+  EXPECT_EQ(calls_to("finalize"), 0);
+
+  state.subscribe_result = CUPTI_SUCCESS; // kerntime's own: CUPTI's default clock is ns already
+  attach_outcome own;
+  const cupti_session subscribed(library, own, grant());
+  EXPECT_TRUE(own.attached);
+}
+
+TEST_F(shared_cupti_test, registers_its_buffer_callbacks_on_every_attach) {
+  // The profiler registers its own whenever it prepares a trace; CUPTI keeps the last pair.
+  for (int attach = 1; attach <= 3; ++attach) {
+    attach_outcome outcome;
+    cupti_session session(library, outcome, grant());
+    ASSERT_TRUE(outcome.shared);
+    (void)session.detach();
+    EXPECT_EQ(calls_to("register"), attach);
+  }
+}
+
+TEST_F(shared_cupti_test, only_the_grant_shares_any_other_holder_is_a_refusal_with_its_reason) {
+  for (const cupti_holder holder : {cupti_holder::unknown, cupti_holder::torch_profiler_recording,
+                                    cupti_holder::torch_profiler_armed, cupti_holder::kineto_daemon,
+                                    cupti_holder::injected_tool}) {
+    state = fake_cupti_state{};
+    state.subscribe_result = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    attach_outcome outcome;
+    const cupti_session session(library, outcome, {holder, {}});
+    EXPECT_FALSE(outcome.attached);
+    EXPECT_FALSE(outcome.shared);
+    EXPECT_EQ(outcome.holder, holder);
+    EXPECT_EQ(calls_to("register"), 0);
+    EXPECT_TRUE(state.enabled.empty());
+    EXPECT_EQ(calls_to("finalize"), 0);
+  }
+}
+
+TEST_F(shared_cupti_test, the_grant_is_not_used_when_kerntime_can_subscribe) {
+  state.subscribe_result = CUPTI_SUCCESS;
+  attach_outcome outcome;
+  cupti_session session(library, outcome, grant());
+  EXPECT_TRUE(outcome.attached);
+  EXPECT_FALSE(outcome.shared);
+  (void)session.detach();
+  EXPECT_EQ(calls_to("finalize"), 1);
+  EXPECT_EQ(calls_to("recheck"), 0);
+}
+
+TEST_F(shared_cupti_test, a_second_kerntime_is_never_taken_for_an_idle_profiler) {
+  attach_outcome first_outcome;
+  cupti_session first(library, first_outcome, grant());
+  attach_outcome second_outcome;
+  const cupti_session second(library, second_outcome, grant());
+  EXPECT_TRUE(first_outcome.shared);
+  EXPECT_FALSE(second_outcome.attached);
+  EXPECT_EQ(second_outcome.holder, cupti_holder::unknown);
+}
+
+// torch.profiler tags its ops with CUSTOM0 ids of its own while it records: such a tag on a
+// record means the guess "idle" was wrong.
+TEST_F(shared_cupti_test, a_tag_kerntime_did_not_push_makes_the_measurement_invalid) {
+  testing::activity_buffer records;
+  records.iteration_tag(1, 10);
+  records.kernel("user_kernel", 100, 200, 10);
+  records.iteration_tag(2561, 11);
+  records.kernel("profiled_op", 300, 400, 11);
+  state.records = &records;
+
+  attach_outcome outcome;
+  cupti_session session(library, outcome, grant());
+  session.push(tag_kind::iteration, 1);
+  session.pop(tag_kind::iteration);
+  try {
+    (void)session.detach();
+    FAIL() << "a foreign id must make the measurement invalid";
+  } catch (const measurement_invalid& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("CUSTOM0 id 2561, which kerntime never pushed"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("shared with an idle torch.profiler"), std::string::npos) << message;
+  }
+}
+
+TEST_F(shared_cupti_test, a_tag_of_a_kind_kerntime_never_pushes_makes_the_measurement_invalid) {
+  testing::activity_buffer records;
+  records.tag(CUPTI_EXTERNAL_CORRELATION_KIND_OPENACC, 5, 10);
+  records.kernel("user_kernel", 100, 200, 10);
+  state.records = &records;
+
+  attach_outcome outcome;
+  cupti_session session(library, outcome, grant());
+  EXPECT_THROW((void)session.records_so_far(), measurement_invalid);
+  EXPECT_THROW((void)session.detach(), measurement_invalid);
+}
+
+// CUPTI completes a buffer through the callbacks registered at that moment: a profiler's buffer
+// still in flight when kerntime registered its own arrives at kerntime. Freeing it would corrupt
+// the profiler's heap; it means the profiler was tracing.
+TEST_F(shared_cupti_test, a_buffer_another_client_handed_out_is_never_freed_and_trips_the_wire) {
+  testing::activity_buffer theirs; // not from kerntime's request callback; freeing it would crash
+  theirs.kernel("profiled_op", 300, 400, 11);
+  attach_outcome outcome;
+  cupti_session session(library, outcome, grant());
+  state.delivered_offsets = theirs.offsets();
+  state.complete(nullptr, 0, theirs.data(), theirs.size(), theirs.size());
+  try {
+    (void)session.detach();
+    FAIL() << "a foreign buffer must make the measurement invalid";
+  } catch (const measurement_invalid& e) {
+    EXPECT_NE(std::string(e.what()).find("buffer(s) that another CUPTI client handed out"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(theirs.records().size(), 1U);
+}
+
+TEST_F(shared_cupti_test, every_tag_kerntime_pushed_passes_the_tripwire) {
+  testing::activity_buffer records;
+  for (std::uint32_t id = 1; id <= 3; ++id) {
+    records.flush_tag(id, 100 + id);
+    records.memset(id * 1000, id * 1000 + 50, 100 + id);
+    records.iteration_tag(id, 200 + id);
+    records.kernel("user_kernel", id * 1000 + 100, id * 1000 + 200, 200 + id);
+  }
+  records.tag(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, 1, 300);
+  records.kernel("clock_check", 9000, 9100, 300);
+  state.records = &records;
+
+  attach_outcome outcome;
+  cupti_session session(library, outcome, grant());
+  for (std::uint64_t id = 1; id <= 3; ++id) {
+    session.push(tag_kind::flush, id);
+    session.pop(tag_kind::flush);
+    session.push(tag_kind::iteration, id);
+    session.pop(tag_kind::iteration);
+  }
+  session.push(tag_kind::internal, 1);
+  session.pop(tag_kind::internal);
+  EXPECT_EQ(session.records_so_far().gpu.size(), 7U);
+  state.records = nullptr; // delivered once
+  EXPECT_EQ(session.detach().tags.size(), 7U);
+}
+
+TEST_F(shared_cupti_test, a_foreign_tag_under_kerntime_s_own_subscription_is_left_to_attribution) {
+  state.subscribe_result = CUPTI_SUCCESS;
+  testing::activity_buffer records;
+  records.iteration_tag(2561, 11);
+  records.kernel("profiled_op", 300, 400, 11);
+  state.records = &records;
+  attach_outcome outcome;
+  cupti_session session(library, outcome, grant());
+  EXPECT_EQ(session.detach().tags.size(), 1U); // attribution refuses an id never launched
+}
+
+TEST_F(shared_cupti_test, a_profiler_that_woke_during_the_measurement_makes_it_invalid) {
+  for (const cupti_holder after : {cupti_holder::torch_profiler_recording,
+                                   cupti_holder::torch_profiler_armed, cupti_holder::unknown}) {
+    state = fake_cupti_state{};
+    state.subscribe_result = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+    attach_outcome outcome;
+    cupti_session session(library, outcome, grant(after));
+    try {
+      (void)session.detach();
+      FAIL() << describe(after);
+    } catch (const measurement_invalid& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("after the measurement " + std::string(describe(after))),
+                std::string::npos)
+          << message;
+    }
+    // The check ran once CUPTI was detached, never before.
+    const auto flush = std::find(state.calls.begin(), state.calls.end(), "flush");
+    const auto recheck = std::find(state.calls.begin(), state.calls.end(), "recheck");
+    EXPECT_LT(flush, recheck);
+    EXPECT_EQ(calls_to("finalize"), 0);
+  }
 }
 
 } // namespace

@@ -89,5 +89,54 @@ TEST(backend_choice, events_on_request_and_cupti_when_attached) {
             backend_action::use_cupti);
 }
 
+TEST(backend_choice, the_mode_names_how_cupti_was_held) {
+  EXPECT_EQ(decide_backend(backend_request::automatic, 0, "", attached()).mode,
+            cupti_mode::subscribed);
+  EXPECT_EQ(decide_backend(backend_request::events, 0, "", attached()).mode, cupti_mode::none);
+  EXPECT_EQ(
+      decide_backend(backend_request::automatic, 0, "", failed_with(CUPTI_ERROR_NOT_SUPPORTED))
+          .mode,
+      cupti_mode::none);
+
+  attach_outcome shared = attached();
+  shared.shared = true;
+  shared.holder = cupti_holder::idle_torch_profiler;
+  for (const auto request : {backend_request::automatic, backend_request::cupti}) {
+    const auto d = decide_backend(request, 0, "", shared);
+    EXPECT_EQ(d.action, backend_action::use_cupti);
+    EXPECT_EQ(d.mode, cupti_mode::shared_with_idle_torch_profiler);
+    EXPECT_NE(d.reason.find("CUPTI activity records, shared with an idle torch.profiler"),
+              std::string::npos)
+        << d.reason;
+  }
+}
+
+// The reason a refused subscription gives is the holder the caller named, first, in the words
+// every output repeats; the CUPTI error follows.
+TEST(backend_choice, a_refused_subscription_names_who_holds_cupti) {
+  const struct {
+    cupti_holder holder;
+    const char* words;
+  } holders[] = {
+      {cupti_holder::torch_profiler_recording, "CUPTI unavailable: torch.profiler is recording ("},
+      {cupti_holder::torch_profiler_armed, "CUPTI unavailable: torch.profiler is armed ("},
+      {cupti_holder::kineto_daemon, "CUPTI unavailable: torch.profiler may start at any moment ("},
+      {cupti_holder::injected_tool, "CUPTI unavailable: held by another tool (CUDA_INJECTION64"},
+      {cupti_holder::unknown, "CUPTI unavailable: held by another tool (a profiler such as"},
+  };
+  for (const auto& [holder, words] : holders) {
+    attach_outcome o = failed_with(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
+    o.holder = holder;
+    const auto automatic = decide_backend(backend_request::automatic, 0, "", o);
+    EXPECT_EQ(automatic.action, backend_action::use_events);
+    EXPECT_EQ(automatic.reason.rfind(words, 0), 0U) << automatic.reason;
+    EXPECT_NE(automatic.reason.find("(cuptiSubscribe returned 39)"), std::string::npos)
+        << automatic.reason;
+    const auto strict = decide_backend(backend_request::cupti, 0, "", o);
+    EXPECT_EQ(strict.action, backend_action::fail_unavailable);
+    EXPECT_EQ(strict.reason, automatic.reason.substr(std::string("CUPTI unavailable: ").size()));
+  }
+}
+
 } // namespace
 } // namespace kerntime::detail

@@ -61,5 +61,20 @@ TEST(ResultReader, AnIntegerWrittenAsAFloatInRangeStillReads) {
   EXPECT_EQ(set.runs[0].result->protocol_used.trials, 2);
 }
 
+TEST(ResultReader, TheCuptiModeIsReadBackAndAFileWithoutItReadsAsSubscribed) {
+  auto document = written();
+  json& result = document.at("runs").at(0).at("result");
+  ASSERT_EQ(result.at("timing_backend"), "cupti");
+  EXPECT_EQ(result.at("cupti_mode"), "subscribed");
+  result.at("cupti_mode") = "shared_with_idle_torch_profiler";
+  EXPECT_EQ(parse_result_set(document.dump(), "edited.json").runs[0].result->cupti,
+            cupti_mode::shared_with_idle_torch_profiler);
+  result.erase("cupti_mode"); // written before the field existed
+  EXPECT_EQ(parse_result_set(document.dump(), "old.json").runs[0].result->cupti,
+            cupti_mode::subscribed);
+  result.at("timing_backend") = "events";
+  EXPECT_EQ(parse_result_set(document.dump(), "old.json").runs[0].result->cupti, cupti_mode::none);
+}
+
 } // namespace
 } // namespace kerntime::test

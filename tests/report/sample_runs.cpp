@@ -90,6 +90,7 @@ measurement_result result_of(int trials, int repeats, timing_backend backend, st
   r.device = *sample_context().device;
   r.backend = backend;
   r.backend_reason = std::move(reason);
+  r.cupti = backend == timing_backend::cupti ? cupti_mode::subscribed : cupti_mode::none;
   return r;
 }
 

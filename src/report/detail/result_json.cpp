@@ -181,6 +181,7 @@ json result_to_json(const measurement_result& r) {
           {"device", device_to_json(r.device)},
           {"timing_backend", std::string(to_string(r.backend))},
           {"backend_reason", r.backend_reason},
+          {"cupti_mode", std::string(to_string(r.cupti))},
           {"latency_ns", r.latency_ns},
           {"statistics",
            {{"headline", statistics_to_json(r.stats)},
