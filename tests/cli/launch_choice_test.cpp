@@ -92,7 +92,7 @@ TEST(launch_choice, an_unknown_value_is_bad_input) {
   const auto registry = reporting_registry();
   const auto result = run_cli(registry, {"run", "--cuda-graph=sometimes"}, true);
   EXPECT_EQ(result.exit_code, exit_bad_input);
-  EXPECT_NE(result.err.find("--cuda-graph takes on, off or both (got \"sometimes\")"),
+  EXPECT_NE(result.err.find("--cuda-graph takes on, off or both (got 'sometimes')"),
             std::string::npos)
       << result.err;
 }
