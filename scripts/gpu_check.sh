@@ -108,6 +108,23 @@ run_bench event_envelope 30
 calls_line=$(grep -m1 '^calls to the work' "$bench_log")
 [[ -n "$calls_line" ]] && echo "RESULT protocol_calls $(sed 's/^calls to the work: \([0-9]*\) = warmup \([0-9]*\) + measured \([0-9]*\) + \([0-9]*\) discarded/calls=\1 warmup=\2 measured=\3 discarded=\4/' <<<"$calls_line")" | tee -a "$results"
 
+# Deep launch queues (docs/queue.md): 2,000 tiny kernels per trial, once 12.7 s (every trial on
+# the blocking kernel's 1 s timeout); the wall time beside the GPU time it measured, flush included.
+step "queue"
+timeout 60 "$build/kerntime" run --filter 'tiny_kernel/kernels=1' --repeat 2000 \
+  --json "$OUT/queue_tiny.json" >"$OUT/queue_tiny.log" 2>&1
+python3 - "$OUT/queue_tiny.json" <<'PY' | tee -a "$results"
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+res = r["result"]
+gpu = sum(s + res["flush_median_ns"] for t in res["trials"] for s in t["span_ns"]) / 1e9
+w = res["work"]
+print(f"RESULT queue_tiny_repeat2000 wall_s={res['wall_seconds']:.3f} state_s={r['wall_seconds']:.3f} "
+      f"gpu_s={gpu:.3f} ratio={res['wall_seconds'] / gpu:.2f} chunk={w['queue_chunk_iterations']} "
+      f"depth={w['launch_queue_depth']} stalls={w['queue_stalls']} "
+      f"host_gaps={w['host_gap_iterations']}/{w['judged_iterations']}")
+PY
+
 # kerntime compare on real runs: A/A false alarms over 4 suite runs, spin kernels of known
 # duration for the smallest slowdown it detects (fixed protocol and --stop-at-ci 0.5), and two
 # suite runs under --stop-at-ci 0.5 (bench/compare/compare_check.py; docs/compare.md has the

@@ -70,9 +70,12 @@ public:
     tag(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1, id, correlation);
   }
 
-  void api(CUpti_ActivityKind kind, std::uint32_t correlation, std::uint32_t thread) {
+  // `cbid`: the call, as CUPTI_RUNTIME_TRACE_CBID_* or CUPTI_DRIVER_TRACE_CBID_* numbers it.
+  void api(CUpti_ActivityKind kind, std::uint32_t correlation, std::uint32_t thread,
+           std::uint32_t cbid = 0) {
     CUpti_ActivityAPI a{};
     a.kind = kind;
+    a.cbid = cbid;
     a.correlationId = correlation;
     a.threadId = thread;
     a.processId = 42;

@@ -83,6 +83,31 @@ struct stopping_summary {
   std::optional<double> half_width;
 };
 
+// What the work did beside running on the GPU, and how the engine queued it (docs/queue.md).
+struct work_behaviour {
+  // Measured iterations that called an API that makes the host wait for the GPU (stream, device or
+  // event synchronize, a synchronous copy to or from the host), and those calls by name. CUPTI
+  // only: CUDA events see no API calls.
+  int synchronizing_iterations = 0;
+  std::vector<std::string> synchronizing_calls;
+  // Measured iterations whose first GPU record started later than the end of the GPU work before
+  // it (its flush) by more than launch latency: the GPU waited for the host. `judged_iterations`
+  // is 0 with CUDA events, which have no records to judge.
+  int host_gap_iterations = 0;
+  int judged_iterations = 0;
+  double longest_host_gap_ns = 0;
+  // Kernels a call on rotated inputs ran that a call on the same inputs did not (a copy into
+  // static buffers, a re-capture, a re-tune). Empty with one input set or with CUDA events.
+  std::vector<std::string> rotation_added_kernels;
+  // Iterations queued behind one blocking kernel in the last trial; 0: no blocking kernel, the
+  // work waits for the host. `queue_stalls`: times the host stopped queueing and the engine
+  // released the queue early (the trial was run again).
+  int queue_chunk_iterations = 0;
+  int queue_stalls = 0;
+  // Launches the launch queue took behind a blocking kernel at start-up (0: not measured).
+  int launch_queue_depth = 0;
+};
+
 struct device_info {
   int ordinal = 0;
   std::string name;
@@ -118,6 +143,7 @@ struct measurement_result {
   device_telemetry telemetry;
   energy_summary energy; // from the trials' NVML energy readings
   std::vector<std::string> warnings;
+  work_behaviour work;         // synchronization, host gaps, rotation, queueing
   double wall_seconds = 0;     // host wall time of the whole measurement, warmup included
   std::size_t flush_bytes = 0; // the flush size actually used (0 when flush_l2 is off)
   // CUPTI only: the flush's median GPU time per iteration (outside every sample); 0 otherwise.

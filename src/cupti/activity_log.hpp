@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cupti/host_wait_calls.hpp"
 #include "kerntime/result.hpp"
 
 namespace kerntime::detail {
@@ -35,10 +36,12 @@ struct correlation_tag {
   std::uint32_t correlation_id = 0;
 };
 
-// The thread of each runtime/driver API call: names the culprit of untagged work.
+// The thread of each runtime/driver API call: names the culprit of untagged work. `wait` says
+// whether the call makes the host wait for the GPU (a synchronize, a synchronous copy).
 struct api_call {
   std::uint32_t correlation_id = 0;
   std::uint32_t thread_id = 0;
+  host_wait_call wait;
 };
 
 struct activity_log {

@@ -20,6 +20,7 @@ static_assert(offsetof(CUpti_ActivityKernel10, correlationId) == 92);
 static_assert(offsetof(CUpti_ActivityMemset4, start) == 16);
 static_assert(offsetof(CUpti_ActivityMemcpy6, start) == 16);
 static_assert(offsetof(CUpti_ActivityExternalCorrelation, externalId) == 8);
+static_assert(offsetof(CUpti_ActivityAPI, cbid) == 4);
 static_assert(offsetof(CUpti_ActivityAPI, correlationId) == 32);
 
 namespace {
@@ -31,11 +32,11 @@ std::string_view memcpy_name(std::uint8_t copy_kind) {
   case CUPTI_ACTIVITY_MEMCPY_KIND_DTOH:
     return "[memcpy DtoH]";
   case CUPTI_ACTIVITY_MEMCPY_KIND_DTOD:
-    return "[memcpy DtoD]";
+    return device_to_device_copy;
   case CUPTI_ACTIVITY_MEMCPY_KIND_HTOH:
     return "[memcpy HtoH]";
   case CUPTI_ACTIVITY_MEMCPY_KIND_PTOP:
-    return "[memcpy PtoP]";
+    return peer_to_peer_copy;
   default:
     return "[memcpy]";
   }
@@ -107,7 +108,7 @@ void record_decoder::decode(const CUpti_Activity& record) {
   case CUPTI_ACTIVITY_KIND_RUNTIME:
   case CUPTI_ACTIVITY_KIND_DRIVER: {
     const auto& a = reinterpret_cast<const CUpti_ActivityAPI&>(record);
-    log_.api_calls.push_back({a.correlationId, a.threadId});
+    log_.api_calls.push_back({a.correlationId, a.threadId, host_wait_of(a.kind, a.cbid)});
     break;
   }
   default:

@@ -11,6 +11,10 @@
 
 namespace kerntime::detail {
 
+// The names of the copies that stay on devices: a synchronous one does not make the host wait.
+inline constexpr std::string_view device_to_device_copy = "[memcpy DtoD]";
+inline constexpr std::string_view peer_to_peer_copy = "[memcpy PtoP]";
+
 class record_decoder {
 public:
   explicit record_decoder(activity_log& log) : log_(log) {}

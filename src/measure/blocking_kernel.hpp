@@ -5,6 +5,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <chrono>
 
 namespace kerntime::detail {
@@ -16,16 +17,18 @@ public:
   blocking_kernel(const blocking_kernel&) = delete;
   blocking_kernel& operator=(const blocking_kernel&) = delete;
 
-  // Enqueues the kernel; it spins until release() or `timeout` of GPU time.
+  // Enqueues the kernel; it spins until release() or `timeout` of GPU time. Each block has a
+  // generation of its own, so a new block never re-arms one the GPU has not yet seen released.
   void block(cudaStream_t stream, std::chrono::nanoseconds timeout);
+  // Releases the latest block. Safe to call from another thread (the stall watchdog) and twice.
   void release() noexcept;
-  // After the stream synchronised: whether the last block ended by timeout.
-  [[nodiscard]] bool timed_out() const noexcept;
+  // After the stream synchronised: whether a block ended by timeout since the last call.
+  [[nodiscard]] bool take_timed_out() noexcept;
 
 private:
-  volatile int* flags_ = nullptr; // [0] release, [1] timed out; host-mapped
-  int* device_flags_ = nullptr;
-  bool blocked_ = false;
+  volatile unsigned* flags_ = nullptr; // [0] released generation, [1] timed out; host-mapped
+  unsigned* device_flags_ = nullptr;
+  std::atomic<unsigned> generation_{0};
 };
 
 // Releases a blocking kernel when the scope ends, also when the queued work throws: otherwise the
@@ -40,5 +43,8 @@ public:
 private:
   blocking_kernel& blocker_;
 };
+
+// Launches `count` empty kernels on `stream`: the probe that measures the launch queue.
+void launch_empty_kernels(cudaStream_t stream, int count);
 
 } // namespace kerntime::detail

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <vector>
+
 #include "attribution/attribution.hpp"
+#include "attribution/work_behaviour.hpp"
 #include "kerntime/cuda.hpp"
 #include "measure/trial_loop.hpp"
 #include "result/summarise.hpp"
@@ -32,14 +36,47 @@ private:
   tag_kind kind_;
 };
 
-void run_iteration(cupti_session& session, iteration_context& context, std::uint64_t id) {
+void run_iteration(cupti_session& session, iteration_context& context, std::uint64_t id,
+                   int input_set) {
   if (context.flush != nullptr) {
     const tag_scope flush_tag(session, tag_kind::flush, id);
     context.flush->enqueue(context.stream);
   }
-  const int input_set = context.take_input_set();
   const tag_scope iteration_tag(session, tag_kind::iteration, id);
   context.work(context.stream, input_set);
+}
+
+void run_iteration(cupti_session& session, iteration_context& context, std::uint64_t id) {
+  const int input_set = context.take_input_set();
+  run_iteration(session, context, id, input_set);
+}
+
+// The calls before the trials, none of them counted: the first after attaching (it pays CUPTI's
+// set-up), and with several input sets one on the same inputs and one on rotated inputs. Their
+// records say how many launches an iteration queues, whether the work waits for the GPU, and
+// whether rotating the inputs adds kernels; the plan for queueing the trials follows from them.
+struct first_calls {
+  std::uint64_t first = 0;
+  std::optional<std::uint64_t> same_inputs;
+  std::optional<std::uint64_t> rotated_inputs;
+};
+
+// Plans the queue; returns the kernels rotation added.
+std::vector<std::string> learn_from_first_calls(cupti_session& session, iteration_context& context,
+                                                const first_calls& ids) {
+  check_device("the first iterations after attaching CUPTI");
+  const activity_log early = session.records_so_far();
+  const auto waits = host_waits_by_iteration(early);
+  if (waits.empty()) {
+    context.queue = plan_queue(context.settings.repeats, context.launch_queue_depth,
+                               launches_of_iteration(early, ids.first));
+  } else {
+    context.queue.chunk_iterations = 0; // the host waits on the queue it would have to release
+  }
+  if (!ids.same_inputs || !ids.rotated_inputs) {
+    return {};
+  }
+  return kernels_added_by_rotation(early, *ids.same_inputs, *ids.rotated_inputs);
 }
 
 } // namespace
@@ -49,9 +86,20 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   layout.repeats = context.settings.repeats;
   std::uint64_t next_id = 1;
 
-  // The first iteration after attaching carries CUPTI's set-up cost: run it, never count it.
-  layout.ignored.insert(next_id);
-  run_iteration(session, context, next_id++);
+  first_calls ids;
+  ids.first = next_id++;
+  const int first_set = context.take_input_set();
+  run_iteration(session, context, ids.first, first_set);
+  if (context.settings.input_sets > 1) {
+    ids.same_inputs = next_id++;
+    run_iteration(session, context, *ids.same_inputs, first_set);
+    ids.rotated_inputs = next_id++;
+    run_iteration(session, context, *ids.rotated_inputs);
+  }
+  for (std::uint64_t id = ids.first; id < next_id; ++id) {
+    layout.ignored.insert(id);
+  }
+  std::vector<std::string> rotation_added = learn_from_first_calls(session, context, ids);
 
   std::uint64_t internal_id = 0;
   // kerntime's own GPU work (the blocking kernel, the clock check) carries a tag of its own.
@@ -63,11 +111,10 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
       context,
       [&](int trial) {
         const std::uint64_t first = next_id;
-        run_blocked_trial(context, fmt::format("trial {}", trial + 1), as_internal, [&] {
-          for (int r = 0; r < context.settings.repeats; ++r) {
-            run_iteration(session, context, next_id++);
-          }
+        run_blocked_trial(context, fmt::format("trial {}", trial + 1), as_internal, [&](int r) {
+          run_iteration(session, context, first + static_cast<std::uint64_t>(r));
         });
+        next_id += static_cast<std::uint64_t>(context.settings.repeats);
         layout.trial_first_ids.push_back(first);
         return first;
       },
@@ -95,6 +142,13 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
     timed.trials[t].telemetry = std::move(kept.telemetry.at(t));
   }
   timed.warnings.insert(timed.warnings.begin(), kept.warnings.begin(), kept.warnings.end());
+  timed.work = judge_work(log, layout);
+  timed.work.rotation_added_kernels = std::move(rotation_added);
+  record_queueing(context, timed.work);
+  for (auto& warning : warnings_about(timed.work, static_cast<int>(timed.trials.size()) *
+                                                      context.settings.repeats)) {
+    timed.warnings.push_back(std::move(warning));
+  }
   timed.stopped_because = kept.stopped_because;
   return timed;
 }

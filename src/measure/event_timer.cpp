@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "attribution/work_behaviour.hpp"
 #include "kerntime/cuda.hpp"
 #include "measure/event_pairs.hpp"
 #include "measure/trial_loop.hpp"
@@ -21,16 +22,14 @@ timed_trials time_with_events(iteration_context& context) {
       context,
       [&](int trial) {
         const std::string where = fmt::format("trial {}", trial + 1);
-        run_blocked_trial(context, where, untagged, [&] {
-          for (int r = 0; r < repeats; ++r) {
-            if (context.flush != nullptr) {
-              context.flush->enqueue(context.stream); // before the start event: never timed
-            }
-            const int input_set = context.take_input_set();
-            check_cuda(cudaEventRecord(events.start(r), context.stream), where);
-            context.work(context.stream, input_set);
-            check_cuda(cudaEventRecord(events.end(r), context.stream), where);
+        run_blocked_trial(context, where, untagged, [&](int r) {
+          if (context.flush != nullptr) {
+            context.flush->enqueue(context.stream); // before the start event: never timed
           }
+          const int input_set = context.take_input_set();
+          check_cuda(cudaEventRecord(events.start(r), context.stream), where);
+          context.work(context.stream, input_set);
+          check_cuda(cudaEventRecord(events.end(r), context.stream), where);
         });
         trial_result samples;
         samples.iterations.reserve(static_cast<std::size_t>(repeats));
@@ -50,6 +49,11 @@ timed_trials time_with_events(iteration_context& context) {
     timed.trials[t].telemetry = std::move(kept.telemetry.at(t));
   }
   timed.warnings = std::move(kept.warnings);
+  // CUDA events see no records to judge: only how the trials were queued is known.
+  record_queueing(context, timed.work);
+  for (auto& warning : warnings_about(timed.work, 0)) {
+    timed.warnings.push_back(std::move(warning));
+  }
   timed.stopped_because = kept.stopped_because;
   return timed;
 }

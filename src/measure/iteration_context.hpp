@@ -4,11 +4,14 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <thread>
 
 #include "flush/l2_flush.hpp"
 #include "kerntime/measure.hpp"
 #include "measure/blocking_kernel.hpp"
+#include "measure/queue_plan.hpp"
+#include "measure/stall_watchdog.hpp"
 
 namespace kerntime::detail {
 
@@ -20,7 +23,10 @@ struct iteration_context {
   cudaStream_t stream;
   l2_flush* flush;          // null when flush_l2 is off
   telemetry_probe* probe;   // null when telemetry is off
-  blocking_kernel* blocker; // holds each trial's queue until it is fully enqueued
+  blocking_kernel* blocker; // holds each chunk of a trial's queue until it is fully enqueued
+  stall_watchdog* watchdog = nullptr;      // releases the blocker when the host stops queueing
+  queue_plan queue{};                      // how trials are queued (queue_plan.hpp)
+  std::optional<int> launch_queue_depth{}; // measured at start-up (launch_queue.hpp)
   // The pause before re-running a throttled trial; tests replace it so they do not sleep.
   std::function<void(std::chrono::milliseconds)> recovery_pause = [](std::chrono::milliseconds ms) {
     std::this_thread::sleep_for(ms);
@@ -29,6 +35,7 @@ struct iteration_context {
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   long long next_iteration = 0; // counts every call of `work`, warmup included
   int blocking_timeouts = 0;    // trials the blocking kernel's timeout released (trial_loop.hpp)
+  bool trial_stalled = false;   // the watchdog released the queue during the current trial
 
   // The input set of the next call, rotating over all sets.
   int take_input_set() { return static_cast<int>(next_iteration++ % settings.input_sets); }

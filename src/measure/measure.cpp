@@ -17,8 +17,9 @@
 #include "measure/cupti_timer.hpp"
 #include "measure/device.hpp"
 #include "measure/event_timer.hpp"
-#include "measure/measure_with_sharing.hpp"
 #include "measure/graph_launch.hpp"
+#include "measure/launch_queue.hpp"
+#include "measure/measure_with_sharing.hpp"
 #include "measure/warmup.hpp"
 #include "result/energy.hpp"
 #include "result/summarise.hpp"
@@ -56,6 +57,12 @@ public:
     blocker_.emplace();
     context_.emplace(detail::iteration_context{timed_work_, protocol_, stream, flush_.get(),
                                                probe_.get(), &*blocker_});
+    // The launch queue's depth, measured once per process before CUPTI attaches; the CUPTI timer
+    // plans its chunks from it, the event timer queues whole trials and learns from stalls.
+    watchdog_.emplace();
+    context_->watchdog = &*watchdog_;
+    context_->launch_queue_depth = detail::launch_queue_depth(stream, *blocker_, *watchdog_);
+    context_->queue = detail::plan_queue(p.repeats, std::nullopt, 0);
   }
 
   // JIT compilation, autotuning, lazy loading: before any timer is attached. Returns the CUDA
@@ -167,6 +174,7 @@ private:
   std::unique_ptr<detail::l2_flush> flush_;
   std::unique_ptr<detail::telemetry_probe> probe_;
   std::optional<detail::blocking_kernel> blocker_;
+  std::optional<detail::stall_watchdog> watchdog_;
   std::optional<detail::iteration_context> context_;
   detail::warmup_outcome warmup_;
   timing_backend backend_ = timing_backend::cupti;

@@ -210,6 +210,25 @@ stopping_summary stopping_of(const json& j, const measurement_result& r) {
   return s;
 }
 
+// A file from before the work was judged has no "work": nothing was judged then (all zero).
+work_behaviour work_of(const json& result) {
+  work_behaviour w;
+  if (!result.contains("work")) {
+    return w;
+  }
+  const json& j = result.at("work");
+  w.synchronizing_iterations = integer_of<int>(j, "synchronizing_iterations");
+  w.synchronizing_calls = j.at("synchronizing_calls").get<std::vector<std::string>>();
+  w.host_gap_iterations = integer_of<int>(j, "host_gap_iterations");
+  w.judged_iterations = integer_of<int>(j, "judged_iterations");
+  w.longest_host_gap_ns = j.at("longest_host_gap_ns").get<double>();
+  w.rotation_added_kernels = j.at("rotation_added_kernels").get<std::vector<std::string>>();
+  w.queue_chunk_iterations = integer_of<int>(j, "queue_chunk_iterations");
+  w.queue_stalls = integer_of<int>(j, "queue_stalls");
+  w.launch_queue_depth = integer_of<int>(j, "launch_queue_depth");
+  return w;
+}
+
 // A file from before energy was read has none: unavailable, and why.
 energy_summary energy_of(const json& result) {
   energy_summary e;
@@ -286,6 +305,7 @@ measurement_result result_of(const json& j) {
   r.telemetry = device_telemetry_of(j.at("device_telemetry"));
   r.energy = energy_of(j);
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
+  r.work = work_of(j);
   r.wall_seconds = j.at("wall_seconds").get<double>();
   r.flush_bytes = integer_of<std::size_t>(j, "flush_bytes");
   r.flush_median_ns = j.at("flush_median_ns").get<double>();

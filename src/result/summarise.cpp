@@ -87,6 +87,7 @@ measurement_result summarise(timed_trials timed, const protocol& p) {
   r.trace = std::move(timed.trace);
   r.flush_median_ns = timed.flush_median_ns;
   r.warnings = std::move(timed.warnings);
+  r.work = std::move(timed.work);
   if (p.stop_at_ci && r.stopping.reason != stop_reason::interval_reached) {
     r.warnings.push_back(missed_target_warning(p, r.stopping));
   }

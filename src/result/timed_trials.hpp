@@ -15,6 +15,7 @@ struct timed_trials {
   std::vector<kernel_summary> kernels; // largest mean first; empty with CUDA events
   std::vector<trace_record> trace;     // the first trial's records (CUPTI only)
   std::vector<std::string> warnings;
+  work_behaviour work;        // what the work did beside its GPU time (docs/queue.md)
   double flush_median_ns = 0; // the flush's GPU time per iteration (CUPTI only); 0 otherwise
   stop_reason stopped_because = stop_reason::trial_count; // set by the trial loop
 };

@@ -118,6 +118,18 @@ json energy_to_json(const energy_summary& e) {
           {"average_watts", optional_value(e.average_watts)}};
 }
 
+json work_to_json(const work_behaviour& w) {
+  return {{"synchronizing_iterations", w.synchronizing_iterations},
+          {"synchronizing_calls", w.synchronizing_calls},
+          {"host_gap_iterations", w.host_gap_iterations},
+          {"judged_iterations", w.judged_iterations},
+          {"longest_host_gap_ns", w.longest_host_gap_ns},
+          {"rotation_added_kernels", w.rotation_added_kernels},
+          {"queue_chunk_iterations", w.queue_chunk_iterations},
+          {"queue_stalls", w.queue_stalls},
+          {"launch_queue_depth", w.launch_queue_depth}};
+}
+
 json speed_of_light_to_json(const speed_of_light& sol) {
   json achievable = nullptr;
   if (sol.achievable) {
@@ -199,6 +211,7 @@ json result_to_json(const measurement_result& r) {
           {"device_telemetry", device_telemetry_to_json(r.telemetry)},
           {"energy", energy_to_json(r.energy)},
           {"warnings", r.warnings},
+          {"work", work_to_json(r.work)},
           {"wall_seconds", r.wall_seconds},
           {"flush_bytes", r.flush_bytes},
           {"flush_median_ns", r.flush_median_ns}};

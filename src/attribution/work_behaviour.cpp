@@ -1,0 +1,236 @@
+#include "attribution/work_behaviour.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <unordered_map>
+
+#include "cupti/record_decoder.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+// The kerntime tag of each API call, by correlation id.
+std::unordered_map<std::uint32_t, const correlation_tag*>
+tags_by_correlation(const activity_log& log) {
+  std::unordered_map<std::uint32_t, const correlation_tag*> by_correlation;
+  by_correlation.reserve(log.tags.size());
+  for (const auto& tag : log.tags) {
+    by_correlation.try_emplace(tag.correlation_id, &tag);
+  }
+  return by_correlation;
+}
+
+std::optional<std::uint64_t>
+iteration_of(const std::unordered_map<std::uint32_t, const correlation_tag*>& tags,
+             std::uint32_t correlation_id) {
+  const auto it = tags.find(correlation_id);
+  if (it == tags.end() || it->second->kind != tag_kind::iteration) {
+    return std::nullopt;
+  }
+  return it->second->id;
+}
+
+// The measured iteration ids of the layout, trial by trial.
+std::vector<std::uint64_t> measured_ids(const iteration_layout& layout) {
+  std::vector<std::uint64_t> ids;
+  for (const std::uint64_t first : layout.trial_first_ids) {
+    for (int r = 0; r < layout.repeats; ++r) {
+      ids.push_back(first + static_cast<std::uint64_t>(r));
+    }
+  }
+  return ids;
+}
+
+// Runtime names where the runtime's own calls were seen: the driver calls it made for them would
+// name the same wait twice.
+std::vector<std::string> preferred_names(const std::vector<std::string_view>& names) {
+  const bool any_runtime = std::any_of(names.begin(), names.end(),
+                                       [](std::string_view n) { return n.starts_with("cuda"); });
+  std::vector<std::string> out;
+  for (const auto name : names) {
+    if (!any_runtime || name.starts_with("cuda")) {
+      out.emplace_back(name);
+    }
+  }
+  return out;
+}
+
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& name : names) {
+    out += (out.empty() ? "" : ", ") + name;
+  }
+  return out;
+}
+
+} // namespace
+
+std::map<std::uint64_t, std::vector<std::string_view>>
+host_waits_by_iteration(const activity_log& log) {
+  const auto tags = tags_by_correlation(log);
+  std::unordered_map<std::uint32_t, bool> stays_on_device;
+  for (const auto& a : log.gpu) {
+    if (a.kind == activity_kind::memcpy) {
+      const std::string_view name = log.names[a.name];
+      stays_on_device[a.correlation_id] =
+          name == device_to_device_copy || name == peer_to_peer_copy;
+    }
+  }
+  std::map<std::uint64_t, std::vector<std::string_view>> waits;
+  for (const auto& call : log.api_calls) {
+    if (call.wait.kind == host_wait_kind::none) {
+      continue;
+    }
+    if (call.wait.kind == host_wait_kind::copy) {
+      const auto copy = stays_on_device.find(call.correlation_id);
+      if (copy != stays_on_device.end() && copy->second) {
+        continue;
+      }
+    }
+    const auto id = iteration_of(tags, call.correlation_id);
+    if (!id) {
+      continue;
+    }
+    auto& names = waits[*id];
+    if (std::find(names.begin(), names.end(), call.wait.name) == names.end()) {
+      names.push_back(call.wait.name);
+    }
+  }
+  return waits;
+}
+
+std::vector<double> idle_before_iterations_ns(const activity_log& log,
+                                              const iteration_layout& layout) {
+  const auto tags = tags_by_correlation(log);
+  std::vector<std::size_t> order(log.gpu.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return log.gpu[a].start < log.gpu[b].start;
+  });
+  std::unordered_map<std::uint64_t, double> idle_of;
+  std::optional<std::uint64_t> latest_end;
+  for (const std::size_t i : order) {
+    const gpu_activity& a = log.gpu[i];
+    if (const auto id = iteration_of(tags, a.correlation_id); id && !idle_of.contains(*id)) {
+      idle_of[*id] =
+          latest_end && a.start > *latest_end ? static_cast<double>(a.start - *latest_end) : 0.0;
+    }
+    latest_end = std::max(latest_end.value_or(0), a.end);
+  }
+  std::vector<double> idle;
+  for (const std::uint64_t id : measured_ids(layout)) {
+    const auto it = idle_of.find(id);
+    idle.push_back(it == idle_of.end() ? 0.0 : it->second);
+  }
+  return idle;
+}
+
+std::vector<std::string> kernels_added_by_rotation(const activity_log& log,
+                                                   std::uint64_t same_inputs_id,
+                                                   std::uint64_t rotated_inputs_id) {
+  const auto tags = tags_by_correlation(log);
+  std::vector<const gpu_activity*> rotated;
+  std::unordered_map<std::uint32_t, int> extra_calls; // rotated calls minus same-input calls
+  for (const auto& a : log.gpu) {
+    const auto id = iteration_of(tags, a.correlation_id);
+    if (id == rotated_inputs_id) {
+      ++extra_calls[a.name];
+      rotated.push_back(&a);
+    } else if (id == same_inputs_id) {
+      --extra_calls[a.name];
+    }
+  }
+  std::stable_sort(
+      rotated.begin(), rotated.end(),
+      [](const gpu_activity* a, const gpu_activity* b) { return a->start < b->start; });
+  std::vector<std::string> added;
+  for (const auto* a : rotated) {
+    if (auto& extra = extra_calls[a->name]; extra > 0) {
+      added.push_back(log.names[a->name]);
+      extra = 0; // each name once
+    }
+  }
+  return added;
+}
+
+int launches_of_iteration(const activity_log& log, std::uint64_t id) {
+  const auto tags = tags_by_correlation(log);
+  int launches = 0;
+  for (const auto& a : log.gpu) {
+    const auto tag = tags.find(a.correlation_id);
+    launches +=
+        tag != tags.end() && tag->second->kind != tag_kind::internal && tag->second->id == id ? 1
+                                                                                              : 0;
+  }
+  return launches;
+}
+
+work_behaviour judge_work(const activity_log& log, const iteration_layout& layout) {
+  work_behaviour work;
+  const auto waits = host_waits_by_iteration(log);
+  std::vector<std::string_view> names;
+  for (const std::uint64_t id : measured_ids(layout)) {
+    const auto it = waits.find(id);
+    if (it == waits.end()) {
+      continue;
+    }
+    ++work.synchronizing_iterations;
+    for (const auto name : it->second) {
+      if (std::find(names.begin(), names.end(), name) == names.end()) {
+        names.push_back(name);
+      }
+    }
+  }
+  work.synchronizing_calls = preferred_names(names);
+  const std::vector<double> idle = idle_before_iterations_ns(log, layout);
+  work.judged_iterations = static_cast<int>(idle.size());
+  for (const double gap : idle) {
+    if (gap > launch_latency_ns) {
+      ++work.host_gap_iterations;
+      work.longest_host_gap_ns = std::max(work.longest_host_gap_ns, gap);
+    }
+  }
+  return work;
+}
+
+std::vector<std::string> warnings_about(const work_behaviour& work, int measured_iterations) {
+  std::vector<std::string> warnings;
+  if (work.synchronizing_iterations > 0) {
+    warnings.push_back(fmt::format(
+        "the work synchronizes with the host: {} in {}; times include host round trips (the GPU "
+        "time of each kernel in the breakdown is still exact)",
+        listed(work.synchronizing_calls),
+        work.synchronizing_iterations == measured_iterations
+            ? std::string("every iteration")
+            : fmt::format("{} of {} iterations", work.synchronizing_iterations,
+                          measured_iterations)));
+  } else if (work.judged_iterations > 0 &&
+             static_cast<double>(work.host_gap_iterations) >
+                 material_host_gap_share * static_cast<double>(work.judged_iterations)) {
+    warnings.push_back(fmt::format(
+        "the GPU waited for the host before {} of {} iterations (up to {:.1f} µs idle after the "
+        "flush): the host launches the work more slowly than the GPU runs it, so times may "
+        "include host launch gaps",
+        work.host_gap_iterations, work.judged_iterations, work.longest_host_gap_ns / 1e3));
+  }
+  if (work.queue_chunk_iterations == 0 && work.judged_iterations == 0) {
+    warnings.push_back(
+        "the host stopped queueing while the GPU was held (the work waits for the GPU: a "
+        "synchronize or a copy to the host), so the trials ran without the blocking kernel; event "
+        "times include host round trips and launch gaps");
+  }
+  if (!work.rotation_added_kernels.empty()) {
+    warnings.push_back(fmt::format(
+        "rotating the inputs adds work: a call on rotated inputs ran {} beyond a call on the same "
+        "inputs (a copy into static buffers, a re-capture or a re-tune); the times include it. "
+        "Pass input_sets=1 (--input-sets 1) to time the call on the same inputs",
+        listed(work.rotation_added_kernels)));
+  }
+  return warnings;
+}
+
+} // namespace kerntime::detail
