@@ -23,7 +23,10 @@ struct trial_telemetry {
   std::optional<gpu_snapshot> before;
   std::optional<gpu_snapshot> after;
   std::optional<double> measured_sm_clock_mhz; // clock64 cycles over %globaltimer, on the GPU
-  bool throttled = false;
+  // The measured clock over the maximum SM clock: what the throttle rule compares with the
+  // protocol's throttle_threshold. Empty when either is unknown (the trial is then not judged).
+  std::optional<double> sm_clock_fraction;
+  bool throttled = false;      // sm_clock_fraction < throttle_threshold; NVML's reasons never decide
   std::string throttle_reason; // why the trial was flagged, empty when not throttled
   // NVML's total-energy counter (millijoules since the driver loaded) read just before the
   // trial's work is enqueued and just after it finished, and the host seconds between the two

@@ -162,8 +162,9 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
   run.add_flag_callback(
       flag(n.no_telemetry), [&p] { p.telemetry = false; }, "Do not read NVML or the on-GPU clock");
   run.add_option(flag(n.throttle_threshold), p.throttle_threshold,
-                 "A trial whose measured SM clock is below this fraction of the maximum is "
-                 "flagged as throttled")
+                 "Flag a trial as throttled when the SM clock measured on the GPU during it is "
+                 "below this fraction of the maximum SM clock (0.9 = 90 %); NVML's clock-event "
+                 "reasons are reported beside it, never as the verdict")
       ->capture_default_str();
   run.add_flag(flag(n.discard_throttled), p.discard_throttled,
                "Re-run throttled trials after a short pause (at most 3 re-runs in all)");

@@ -10,6 +10,7 @@
 #include "compare/ratio_interval.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/statistics.hpp"
+#include "telemetry/throttle_summary.hpp"
 
 namespace kerntime {
 namespace {
@@ -85,14 +86,18 @@ struct side {
     }
     return clocks.empty() ? std::nullopt : std::optional(median(std::move(clocks)));
   }
-  [[nodiscard]] int throttled_trials() const {
-    int n = 0;
+  // The throttle rule's verdicts over every trial of this side, in the words of the warnings
+  // ("2 of 5 trials below 90 % of max SM clock: 1680 MHz, 85 %"); empty when none was throttled.
+  [[nodiscard]] std::string throttling() const {
+    std::vector<trial_telemetry> trials;
     for (const auto* r : runs) {
       for (const auto& trial : r->trials) {
-        n += trial.telemetry.throttled ? 1 : 0;
+        trials.push_back(trial.telemetry);
       }
     }
-    return n;
+    const double threshold = runs.empty() ? protocol{}.throttle_threshold
+                                          : runs.front()->protocol_used.throttle_threshold;
+    return detail::describe_throttling(detail::summarize_throttling(trials, threshold));
   }
   [[nodiscard]] bool all_cupti() const {
     return std::all_of(runs.begin(), runs.end(),
@@ -267,8 +272,8 @@ state_comparison compare_state(const std::string& name, const side& base, const 
     }
   }
   for (const auto& [label, which] : {std::pair{"base", &base}, std::pair{"new", &changed}}) {
-    if (const int throttled = which->throttled_trials(); throttled > 0) {
-      s.notes.push_back(fmt::format("{} has {} throttled trial(s)", label, throttled));
+    if (const std::string throttled = which->throttling(); !throttled.empty()) {
+      s.notes.push_back(fmt::format("{} throttled: {}", label, throttled));
     }
   }
   if (base.all_cupti() && changed.all_cupti()) {

@@ -57,10 +57,14 @@ std::optional<std::string> first_problem(long long warmup, long long trials, lon
     }
   }
   if (!(throttle_threshold > 0.0 && throttle_threshold <= 1.0)) {
-    return fmt::format("{} must be a fraction in (0, 1] (got {}); e.g. {}{}0.9 for 90 % of the "
-                       "maximum SM clock",
-                       names.throttle_threshold, throttle_threshold, names.throttle_threshold,
-                       names.assign);
+    // A percentage typed where the fraction goes (90 for 90 %) is named as such, not guessed at.
+    const double as_fraction = throttle_threshold >= 10.0 && throttle_threshold <= 100.0
+                                   ? throttle_threshold / 100.0
+                                   : 0.9;
+    return fmt::format("{0} must be a fraction of the maximum SM clock in (0, 1] (got {1}); e.g. "
+                       "{0}{2}{3:.4g} for {4:.4g} % of the maximum SM clock",
+                       names.throttle_threshold, throttle_threshold, names.assign, as_fraction,
+                       as_fraction * 100.0);
   }
   if (discard_throttled && !telemetry) {
     return fmt::format("{} and {} contradict each other: throttling is detected by telemetry; "

@@ -17,6 +17,7 @@
 #include "measure/queue_plan.hpp"
 #include "measure/stopping_rule.hpp"
 #include "telemetry/telemetry_probe.hpp"
+#include "telemetry/throttle_summary.hpp"
 
 namespace kerntime::detail {
 
@@ -76,10 +77,6 @@ template <typename RunTrial, typename Drop, typename AroundProbe>
         context.recovery_pause(throttle_recovery);
         continue;
       }
-      if (telemetry.throttled) {
-        kept.warnings.push_back(fmt::format("trial {} was throttled ({}); its samples are kept",
-                                            trial + 1, telemetry.throttle_reason));
-      }
       kept.telemetry.push_back(std::move(telemetry));
       break;
     }
@@ -89,6 +86,12 @@ template <typename RunTrial, typename Drop, typename AroundProbe>
       kept.stopped_because = *reason;
       break;
     }
+  }
+  // One line for the state, not one per trial (throttle_summary.hpp).
+  if (const std::string throttled = describe_throttling(
+          summarize_throttling(kept.telemetry, context.settings.throttle_threshold));
+      !throttled.empty()) {
+    kept.warnings.push_back("throttled: " + throttled + "; their samples are kept");
   }
   if (context.blocking_timeouts > 0) {
     kept.warnings.push_back(fmt::format(

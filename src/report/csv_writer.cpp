@@ -89,7 +89,7 @@ std::vector<std::string> result_cells(const benchmark_run& run) {
   cells.push_back(optional_cell(t.max_temperature_c, "{}"));
   cells.push_back(optional_cell(t.max_power_w, "{:.1f}"));
   cells.push_back(detail::join_clock_events(t));
-  cells.push_back(t.has_readings ? std::to_string(t.throttled_trials) : std::string());
+  cells.push_back(t.has_readings ? std::to_string(t.throttling.throttled_trials) : std::string());
   cells.push_back(std::to_string(r.warnings.size()));
   return cells;
 }

@@ -581,8 +581,11 @@ private:
     }
     const std::string line = detail::describe(summary);
     if (!line.empty()) {
-      out << "<p" << (summary.throttled_trials > 0 ? " class=\"throttled\"" : "") << ">"
+      out << "<p" << (summary.throttling.throttled_trials > 0 ? " class=\"throttled\"" : "") << ">"
           << html_escape(line) << "</p>\n";
+    }
+    if (const auto events = detail::describe_clock_events(summary.throttling); !events.empty()) {
+      out << "<p>Clock events: " << html_escape(events) << "</p>\n";
     }
     out << "</figure>\n";
   }

@@ -45,8 +45,9 @@ void add_telemetry(property_list& properties, const measurement_result& r) {
     properties.emplace_back("telemetry.max_power_w", fmt::format("{:.1f}", *t.max_power_w));
   }
   properties.emplace_back("telemetry.clock_events", detail::join_clock_events(t));
-  properties.emplace_back("telemetry.throttled_trials", std::to_string(t.throttled_trials));
-  properties.emplace_back("telemetry.trials", std::to_string(t.trials));
+  properties.emplace_back("telemetry.throttled_trials",
+                          std::to_string(t.throttling.throttled_trials));
+  properties.emplace_back("telemetry.trials", std::to_string(t.throttling.trials));
 }
 
 // Every result is its own property, never a joined list: kernel names contain commas.

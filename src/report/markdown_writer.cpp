@@ -331,8 +331,12 @@ void print_state_details(std::ostream& out, const benchmark_run& run) {
   if (detail::adaptive_stopping(r.protocol_used)) {
     out << "Stopping: " << detail::markdown_text(detail::describe_stopping(r)) << "\n\n";
   }
-  if (const auto line = detail::describe(detail::summarize_telemetry(r)); !line.empty()) {
+  const auto telemetry = detail::summarize_telemetry(r);
+  if (const auto line = detail::describe(telemetry); !line.empty()) {
     out << "Telemetry: " << detail::markdown_text(line) << "\n\n";
+  }
+  if (const auto line = detail::describe_clock_events(telemetry.throttling); !line.empty()) {
+    out << "Clock events: " << detail::markdown_text(line) << "\n\n";
   }
   // Without NVML the telemetry line already says why; energy has nothing to add.
   if (r.energy.available || (r.telemetry.available && !r.energy.unavailable_reason.empty())) {

@@ -17,6 +17,7 @@
 #include "kerntime/report.hpp"
 #include "kerntime/statistics.hpp"
 #include "result/summarise.hpp"
+#include "telemetry/throttle_decision.hpp"
 
 namespace kerntime {
 namespace {
@@ -167,6 +168,7 @@ trial_result trial_of(const json& j) {
   trial.telemetry.before = snapshot_of(t.at("before"));
   trial.telemetry.after = snapshot_of(t.at("after"));
   trial.telemetry.measured_sm_clock_mhz = optional_of<double>(t, "measured_sm_clock_mhz");
+  trial.telemetry.sm_clock_fraction = added_later<double>(t, "sm_clock_fraction");
   trial.telemetry.throttled = t.at("throttled").get<bool>();
   trial.telemetry.throttle_reason = t.at("throttle_reason").get<std::string>();
   trial.telemetry.energy_mj_before = added_later<std::uint64_t>(t, "energy_mj_before");
@@ -265,6 +267,29 @@ speed_of_light speed_of_light_of(const json& j) {
   return sol;
 }
 
+// Files written before sm_clock_fraction also flagged a trial when NVML named a slowdown reason
+// (sw_power_cap at 99 % of the maximum clock). Their trials are judged again by this version's
+// rule, the clock measured on the GPU, so reports and compare of old and new files agree.
+void judge_again_by_the_clock(measurement_result& r, const json& trials) {
+  std::optional<double> max_mhz;
+  if (r.telemetry.max_sm_clock_mhz) {
+    max_mhz = *r.telemetry.max_sm_clock_mhz;
+  } else if (r.device.peak_sm_clock_khz > 0) {
+    max_mhz = r.device.peak_sm_clock_khz / 1000.0;
+  }
+  for (std::size_t i = 0; i < r.trials.size(); ++i) {
+    if (trials[i].at("telemetry").contains("sm_clock_fraction")) {
+      continue;
+    }
+    trial_telemetry& t = r.trials[i].telemetry;
+    const detail::throttle_decision decision = detail::decide_throttled(
+        t.measured_sm_clock_mhz, max_mhz, r.protocol_used.throttle_threshold);
+    t.sm_clock_fraction = decision.sm_clock_fraction;
+    t.throttled = decision.throttled;
+    t.throttle_reason = decision.reason;
+  }
+}
+
 measurement_result result_of(const json& j) {
   measurement_result r;
   r.protocol_used = protocol_of(j.at("protocol"));
@@ -303,6 +328,7 @@ measurement_result result_of(const json& j) {
                         e.at("start_ns").get<double>(),  e.at("end_ns").get<double>()};
   });
   r.telemetry = device_telemetry_of(j.at("device_telemetry"));
+  judge_again_by_the_clock(r, j.at("trials"));
   r.energy = energy_of(j);
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
   r.work = work_of(j);

@@ -19,10 +19,12 @@ inline constexpr std::uint64_t hw_thermal_slowdown = 0x40;
 inline constexpr std::uint64_t hw_power_brake_slowdown = 0x80;
 inline constexpr std::uint64_t display_clock_setting = 0x100;
 
-// The reasons that mean the work ran slower than the card can run it. Idle, the applications
-// clocks setting, sync boost and the display clock are the card's configuration, not throttling.
-inline constexpr std::uint64_t throttling = sw_power_cap | hw_slowdown | sw_thermal_slowdown |
-                                            hw_thermal_slowdown | hw_power_brake_slowdown;
+// The reasons NVML gives for holding the clocks below their maximum: reported beside each state
+// as information. They are not the throttle verdict (throttle_decision.hpp): under a power cap
+// NVML names sw_power_cap while the SM clock stays at 99 % of its maximum. Idle, the
+// applications clocks setting, sync boost and the display clock are the card's configuration.
+inline constexpr std::uint64_t slowdown = sw_power_cap | hw_slowdown | sw_thermal_slowdown |
+                                          hw_thermal_slowdown | hw_power_brake_slowdown;
 } // namespace clock_event_reason
 
 // One name per set bit, lowest bit first: "gpu_idle", "applications_clocks_setting",

@@ -33,10 +33,6 @@ std::optional<double> cuda_peak_sm_clock_mhz(int cuda_device) {
   return khz / 1000.0;
 }
 
-std::uint64_t reasons_of(const std::optional<gpu_snapshot>& snapshot) {
-  return snapshot && snapshot->clock_event_reasons ? *snapshot->clock_event_reasons : 0;
-}
-
 // Locked clocks stay at their setting: a reading away from the application clock disproves them.
 bool strays_from(const std::optional<gpu_snapshot>& snapshot, std::optional<unsigned> application) {
   return snapshot && snapshot->sm_clock_mhz && application &&
@@ -114,19 +110,20 @@ std::unique_ptr<telemetry_probe> telemetry_probe::open(const probe_setup& setup,
     probe->max_sm_clock_mhz_ = cuda_peak_sm_clock_mhz(setup.cuda_device);
   }
   if (!probe->max_sm_clock_mhz_) {
-    probe->warnings_.emplace_back(
-        "telemetry: no maximum SM clock is known, so throttling is judged by NVML's clock-event "
-        "reasons alone");
+    probe->warnings_.emplace_back("telemetry: no maximum SM clock is known, so no trial is judged "
+                                  "for throttling");
   }
 
+  probe->measured_sm_clock_stand_in_ = setup.measured_sm_clock;
   if (setup.clock_check) {
     std::string reason = no_gpu_reason;
     if (gpu) {
       probe->clock_check_ = clock_check::create(reason);
     }
     if (!probe->clock_check_) {
-      probe->warnings_.push_back(
-          fmt::format("telemetry: on-GPU clock check unavailable: {}", reason));
+      probe->warnings_.push_back(fmt::format("telemetry: on-GPU clock check unavailable: {}; no "
+                                             "trial is judged for throttling",
+                                             reason));
     }
   }
   probe->collect_nvml_failures();
@@ -152,6 +149,8 @@ trial_telemetry telemetry_probe::after_trial(cudaStream_t stream) {
   const bool synchronized = cudaStreamSynchronize(stream) == cudaSuccess;
   if (enqueued && synchronized) {
     trial.measured_sm_clock_mhz = clock_check_->read_mhz();
+  } else if (measured_sm_clock_stand_in_) {
+    trial.measured_sm_clock_mhz = measured_sm_clock_stand_in_();
   }
   if (reader_) {
     trial.energy_mj_after = reader_->read_energy_mj();
@@ -164,10 +163,10 @@ trial_telemetry telemetry_probe::after_trial(cudaStream_t stream) {
   trial.before = std::exchange(before_, std::nullopt);
   trial.after = read_now();
 
-  // Reasons seen either side of the trial count: NVML reports only the instant it is asked.
+  // NVML's clock-event reasons stay in the snapshots as information: the clock decides.
   const throttle_decision decision =
-      decide_throttled(trial.measured_sm_clock_mhz, max_sm_clock_mhz_, throttle_threshold_,
-                       reasons_of(trial.before) | reasons_of(trial.after));
+      decide_throttled(trial.measured_sm_clock_mhz, max_sm_clock_mhz_, throttle_threshold_);
+  trial.sm_clock_fraction = decision.sm_clock_fraction;
   trial.throttled = decision.throttled;
   trial.throttle_reason = decision.reason;
 

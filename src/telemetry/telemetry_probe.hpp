@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,8 @@ struct probe_setup {
   std::string nvml_unavailable_reason; // used when nvml is null
   std::string pci_bus_id;              // empty: asked from CUDA for cuda_device
   bool clock_check = true;             // the on-GPU check (needs a GPU, cuda_device current)
+  // Tests without a GPU: the SM clock each trial measured, in place of the on-GPU check.
+  std::function<std::optional<double>()> measured_sm_clock;
 };
 
 class telemetry_probe {
@@ -57,7 +60,8 @@ public:
 
   // Call after the trial's work is enqueued on `stream`. Enqueues the on-GPU clock check behind
   // that work (so it measures the clock the work ran at, not an idle one), synchronizes
-  // `stream`, takes the NVML snapshot after the trial and decides whether it was throttled.
+  // `stream`, takes the NVML snapshot after the trial and judges the measured clock against the
+  // protocol's throttle_threshold (throttle_decision.hpp).
   // A CUDA error on the stream is left in place for the caller, and the check's reading is empty.
   [[nodiscard]] trial_telemetry after_trial(cudaStream_t stream);
 
@@ -72,6 +76,7 @@ private:
   device_telemetry device_;
   std::optional<nvml_reader> reader_;
   std::unique_ptr<clock_check> clock_check_;
+  std::function<std::optional<double>()> measured_sm_clock_stand_in_;
   std::optional<double> max_sm_clock_mhz_;
   std::optional<gpu_snapshot> before_;
   std::optional<std::uint64_t> energy_before_mj_;

@@ -269,7 +269,12 @@ TEST_F(command_line, warmup_and_stopping_rule_options) {
 
 TEST_F(command_line, throttle_options) {
   expect_bad_input({"run", "--throttle-threshold", "1.5"},
-                   "--throttle-threshold must be a fraction in (0, 1] (got 1.5)");
+                   "--throttle-threshold must be a fraction of the maximum SM clock in (0, 1] "
+                   "(got 1.5); e.g. --throttle-threshold 0.9 for 90 % of the maximum SM clock");
+  // A percentage where the fraction goes is answered with the fraction it meant.
+  expect_bad_input({"run", "--throttle-threshold", "85"},
+                   "(got 85); e.g. --throttle-threshold 0.85 for 85 % of the maximum SM clock");
+  expect_bad_input({"run", "--throttle-threshold", "-0.9"}, "--throttle-threshold must be");
   expect_bad_input({"run", "--throttle-threshold", "0"}, "--throttle-threshold must be");
   expect_bad_input({"run", "--discard-throttled", "--no-telemetry"}, "contradict");
 }

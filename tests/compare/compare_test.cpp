@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -160,6 +161,31 @@ TEST(compare, a_clock_drop_is_said_with_the_comparison_in_cycles) {
   EXPECT_NEAR(*s.cycles_ratio, 1.0, 0.02);
   ASSERT_FALSE(s.notes.empty());
   EXPECT_NE(s.notes[0].find("SM clocks differ"), std::string::npos) << s.notes[0];
+}
+
+// The note is the warnings' line: trials the clock rule flagged, never NVML's reasons alone.
+TEST(compare, a_throttled_side_is_said_in_one_line_and_a_power_cap_at_full_clock_is_not) {
+  auto changed = h200_run(2);
+  auto& r = result_of(changed, gemm);
+  ASSERT_GE(r.trials.size(), 2U);
+  for (std::size_t t = 0; t < r.trials.size(); ++t) {
+    trial_telemetry& telemetry = r.trials[t].telemetry;
+    gpu_snapshot capped;
+    capped.clock_event_reasons = 0x4; // sw_power_cap, as the H200 reports it under its cap
+    capped.clock_event_names = {"sw_power_cap"};
+    telemetry.after = capped;
+    telemetry.measured_sm_clock_mhz = t < 2 ? 1680.0 : 1965.0;
+    telemetry.sm_clock_fraction = *telemetry.measured_sm_clock_mhz / 1980.0;
+    telemetry.throttled = t < 2;
+  }
+  const comparison c = compare_one(h200_run(1), changed);
+  const auto& notes = find(c, gemm).notes;
+  const std::string expected = "new throttled: 2 of " + std::to_string(r.trials.size()) +
+                               " trials below 90 % of max SM clock: 1680 MHz, 85 %";
+  EXPECT_EQ(std::count(notes.begin(), notes.end(), expected), 1) << ::testing::PrintToString(notes);
+  for (const auto& note : notes) {
+    EXPECT_EQ(note.find("base throttled"), std::string::npos) << note;
+  }
 }
 
 TEST(compare, a_hot_l2_state_gets_the_between_run_floor_unless_runs_are_the_unit) {

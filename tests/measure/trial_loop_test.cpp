@@ -1,6 +1,7 @@
-// The trial loop with a real telemetry probe over an NVML stand-in that reports power capping:
-// throttled trials are re-run only when asked, at most max_throttle_reruns times after the
-// recovery pause (injected here, so the test does not sleep), and always said.
+// The trial loop with a real telemetry probe over an NVML stand-in that reports power capping
+// and a stand-in for the on-GPU clock: throttled trials are re-run only when asked, at most
+// max_throttle_reruns times after the recovery pause (injected here, so the test does not
+// sleep), and said once per state.
 
 #include "measure/trial_loop.hpp"
 
@@ -26,8 +27,11 @@ struct loop_run {
   kept_trials out;
 };
 
+// `measured_sm_clock_mhz`: every trial's on-GPU clock; the H200 reads 1965 of 1980 MHz under its
+// power cap, which is not throttling.
 loop_run run_loop(const protocol& p, std::uint64_t reasons,
-                  const std::function<double(int)>& trial_median = {}) {
+                  const std::function<double(int)>& trial_median = {},
+                  double measured_sm_clock_mhz = 1965) {
   testing::reset_fake_nvml();
   testing::fake_nvml().clock_event_reasons = reasons;
   const nvml_api api = testing::fake_nvml_api();
@@ -35,6 +39,7 @@ loop_run run_loop(const protocol& p, std::uint64_t reasons,
   setup.nvml = &api;
   setup.pci_bus_id = "00000000:19:00.0";
   setup.clock_check = false;
+  setup.measured_sm_clock = [measured_sm_clock_mhz] { return measured_sm_clock_mhz; };
   const auto probe = telemetry_probe::open(setup, p);
 
   const work_function work = [](cudaStream_t, int) {};
@@ -73,21 +78,23 @@ std::size_t count_containing(const std::vector<std::string>& lines, const std::s
 TEST(trial_loop, throttled_trials_are_kept_and_said_unless_discarding_is_asked) {
   protocol p;
   p.trials = 4;
-  const loop_run run = run_loop(p, clock_event_reason::sw_power_cap);
+  const loop_run run = run_loop(p, clock_event_reason::sw_power_cap, {}, 1680);
   EXPECT_EQ(run.trials_run, 4);
   EXPECT_EQ(run.dropped, 0);
   EXPECT_TRUE(run.pauses.empty());
   EXPECT_EQ(run.probe_calls, 8); // before and after every trial, each wrapped for tagging
   ASSERT_EQ(run.out.telemetry.size(), 4U);
   EXPECT_TRUE(run.out.telemetry[0].throttled);
-  EXPECT_EQ(count_containing(run.out.warnings, "its samples are kept"), 4U);
+  EXPECT_EQ(run.out.warnings,
+            std::vector<std::string>{"throttled: 4 of 4 trials below 90 % of max SM clock: 1680 "
+                                     "MHz, 85 %; their samples are kept"});
 }
 
 TEST(trial_loop, discarding_re_runs_at_most_the_bound_then_keeps_and_says_so) {
   protocol p;
   p.trials = 4;
   p.discard_throttled = true;
-  const loop_run run = run_loop(p, clock_event_reason::sw_power_cap);
+  const loop_run run = run_loop(p, clock_event_reason::sw_power_cap, {}, 1680);
   EXPECT_EQ(run.trials_run, 4 + max_throttle_reruns);
   EXPECT_EQ(run.dropped, max_throttle_reruns);
   EXPECT_EQ(run.pauses,
@@ -95,14 +102,15 @@ TEST(trial_loop, discarding_re_runs_at_most_the_bound_then_keeps_and_says_so) {
   EXPECT_EQ(run.out.telemetry.size(), 4U);
   EXPECT_EQ(count_containing(run.out.warnings, "re-ran it"),
             static_cast<std::size_t>(max_throttle_reruns));
-  EXPECT_EQ(count_containing(run.out.warnings, "its samples are kept"), 4U);
+  EXPECT_EQ(count_containing(run.out.warnings, "4 of 4 trials below 90 %"), 1U);
 }
 
 TEST(trial_loop, trials_that_are_not_throttled_run_once_without_warnings) {
   protocol p;
   p.trials = 3;
   p.discard_throttled = true;
-  const loop_run run = run_loop(p, clock_event_reason::gpu_idle); // idle is not throttling
+  // Neither idle nor NVML's power cap at 1965 of 1980 MHz is throttling.
+  const loop_run run = run_loop(p, clock_event_reason::gpu_idle | clock_event_reason::sw_power_cap);
   EXPECT_EQ(run.trials_run, 3);
   EXPECT_EQ(run.dropped, 0);
   EXPECT_TRUE(run.out.warnings.empty());

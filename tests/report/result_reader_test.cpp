@@ -1,6 +1,7 @@
 // The kerntime JSON reader on numbers that do not fit the field they are read into: found by
 // tests/fuzz (fuzz_result_set), where nlohmann's unchecked cast of 1e300 to an int was undefined
-// behaviour. Each is refused with kerntime::invalid_argument naming the key.
+// behaviour. Each is refused with kerntime::invalid_argument naming the key. And files written
+// before a rule changed: read by today's rule.
 
 #include <gtest/gtest.h>
 
@@ -59,6 +60,40 @@ TEST(ResultReader, AnIntegerWrittenAsAFloatInRangeStillReads) {
   document.at("runs").at(0).at("result").at("protocol").at("trials") = 2.0;
   const result_set set = parse_result_set(document.dump(), "edited.json");
   EXPECT_EQ(set.runs[0].result->protocol_used.trials, 2);
+}
+
+// A file written before sm_clock_fraction flagged a trial on NVML's sw_power_cap alone. Read
+// today, its trials are judged by the clock rule, so an old baseline and a new run agree.
+TEST(ResultReader, AFileFromBeforeTheClockRuleIsJudgedByTheClock) {
+  auto document = written();
+  json& trials = document.at("runs").at(0).at("result").at("trials");
+  for (json& trial : trials) {
+    trial.at("telemetry").erase("sm_clock_fraction");
+  }
+  json& capped = trials.at(1).at("telemetry"); // 1975 of 1980 MHz, NVML said sw_power_cap
+  capped.at("throttled") = true;
+  capped.at("throttle_reason") = "NVML clock-event reasons: sw_power_cap, hw_slowdown";
+  trials.at(0).at("telemetry").at("throttle_reason") = "on-GPU clock 1742 MHz < 90 % of 1980 MHz";
+
+  const result_set set = parse_result_set(document.dump(), "old.json");
+  const auto& read = set.runs[0].result->trials;
+  EXPECT_FALSE(read[1].telemetry.throttled);
+  EXPECT_EQ(read[1].telemetry.throttle_reason, "");
+  EXPECT_EQ(read[1].telemetry.sm_clock_fraction, 1975.0 / 1980.0);
+  EXPECT_TRUE(read[0].telemetry.throttled); // 1741.6 MHz: below 90 % by either rule
+  EXPECT_EQ(read[0].telemetry.throttle_reason,
+            "SM clock 1742 MHz measured on the GPU is 88.0 % of the maximum 1980 MHz "
+            "(threshold 90 %)");
+}
+
+TEST(ResultReader, ATrialsClockFractionIsReadBackNotRecomputed) {
+  auto document = written();
+  json& telemetry = document.at("runs").at(0).at("result").at("trials").at(0).at("telemetry");
+  EXPECT_DOUBLE_EQ(telemetry.at("sm_clock_fraction").get<double>(), 1741.6 / 1980.0);
+  telemetry.at("sm_clock_fraction") = 0.5; // as written, even where it disagrees with the clock
+  const result_set set = parse_result_set(document.dump(), "edited.json");
+  EXPECT_EQ(set.runs[0].result->trials[0].telemetry.sm_clock_fraction, 0.5);
+  EXPECT_TRUE(set.runs[0].result->trials[0].telemetry.throttled);
 }
 
 TEST(ResultReader, TheCuptiModeIsReadBackAndAFileWithoutItReadsAsSubscribed) {

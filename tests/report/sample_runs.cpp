@@ -65,7 +65,10 @@ gpu_snapshot snapshot(unsigned sm_clock, double power, unsigned temperature,
   s.memory_clock_mhz = 3201;
   s.power_w = power;
   s.temperature_c = temperature;
-  s.clock_event_reasons = events.empty() ? 0 : 4;
+  s.clock_event_reasons = 0; // the bits of the names, as NVML sets them
+  for (const std::string& name : events) {
+    *s.clock_event_reasons |= name == "hw_slowdown" ? 0x8U : 0x4U; // else sw_power_cap
+  }
   s.clock_event_names = std::move(events);
   return s;
 }
@@ -111,13 +114,16 @@ benchmark_run ok_run() {
   first.telemetry.before = snapshot(1980, 120.5, 41, {});
   first.telemetry.after = snapshot(1755, 412.25, 62, {"sw_power_cap"});
   first.telemetry.measured_sm_clock_mhz = 1741.6;
+  first.telemetry.sm_clock_fraction = 1741.6 / 1980.0;
   first.telemetry.throttled = true;
-  first.telemetry.throttle_reason = "on-GPU clock 1742 MHz < 90 % of 1980 MHz";
+  first.telemetry.throttle_reason =
+      "SM clock 1742 MHz measured on the GPU is 88.0 % of the maximum 1980 MHz (threshold 90 %)";
   trial_result second;
   second.iterations = {{176000, 171000}, {176900, 171200}, {176901.5, 170702.5}};
   second.telemetry.before = snapshot(1980, 130.0, 45, {});
   second.telemetry.after = snapshot(1965, 398.0, 58, {"sw_power_cap", "hw_slowdown"});
   second.telemetry.measured_sm_clock_mhz = 1975.0;
+  second.telemetry.sm_clock_fraction = 1975.0 / 1980.0;
   r.trials = {first, second};
   r.kernels = {
       {tricky_kernel_name(), activity_kind::memset, 2, 2400.25, 2400, 0.0141},
@@ -131,7 +137,8 @@ benchmark_run ok_run() {
   };
   r.telemetry = sample_context().telemetry;
   r.warnings = {"kernel set differs in iteration 3: saw `fill<int>` | twice",
-                "trial 0 throttled: sw_power_cap"};
+                "throttled: 1 of 2 trials below 90 % of max SM clock: 1742 MHz, 88 %; their "
+                "samples are kept"};
   r.wall_seconds = 0.25;
   r.flush_bytes = 125829120;
 

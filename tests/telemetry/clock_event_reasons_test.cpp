@@ -38,12 +38,12 @@ TEST(ClockEventReasons, UnknownBitsAreNamedByValue) {
             (names{"sw_power_cap", "unknown(0x8000000000000000)"}));
 }
 
-TEST(ClockEventReasons, ThrottlingSetExcludesConfiguration) {
+TEST(ClockEventReasons, SlowdownSetExcludesConfiguration) {
   namespace r = clock_event_reason;
-  EXPECT_EQ(r::throttling & (r::gpu_idle | r::applications_clocks_setting | r::sync_boost |
-                             r::display_clock_setting),
+  EXPECT_EQ(r::slowdown & (r::gpu_idle | r::applications_clocks_setting | r::sync_boost |
+                           r::display_clock_setting),
             0U);
-  EXPECT_EQ(r::throttling, 0xECU);
+  EXPECT_EQ(r::slowdown, 0xECU);
 }
 
 } // namespace

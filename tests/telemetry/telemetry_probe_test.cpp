@@ -1,9 +1,12 @@
-// The NVML half of the probe, against a fake driver, and without NVML at all. The on-GPU clock
-// check is switched off here (it needs a GPU; telemetry_gpu_test.cpp covers it), so these tests
-// run the same on a machine with or without one.
+// The probe against a fake driver, and without NVML at all. The on-GPU clock check is switched
+// off here (it needs a GPU; telemetry_gpu_test.cpp covers it), and where a test needs a measured
+// clock it gives the figure the check would have read, so these tests run the same on a machine
+// with or without one.
 #include "telemetry/telemetry_probe.hpp"
 
 #include <cstdlib>
+#include <functional>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -23,11 +26,15 @@ protected:
     api_ = testing::fake_nvml_api();
   }
 
-  std::unique_ptr<telemetry_probe> open_fake(const protocol& p = {}) {
+  // `measured_sm_clock`: what each trial's on-GPU clock check would have read.
+  std::unique_ptr<telemetry_probe>
+  open_fake(const protocol& p = {},
+            std::function<std::optional<double>()> measured_sm_clock = nullptr) {
     probe_setup setup;
     setup.nvml = &api_;
     setup.pci_bus_id = h200_bus_id;
     setup.clock_check = false;
+    setup.measured_sm_clock = std::move(measured_sm_clock);
     return telemetry_probe::open(setup, p);
   }
 
@@ -81,23 +88,46 @@ TEST_F(telemetry_probe_test, SnapshotsBeforeAndAfterEachTrial) {
   EXPECT_EQ(t.throttle_reason, "");
 }
 
-TEST_F(telemetry_probe_test, ThrottlingReasonDuringTheTrialFlagsIt) {
-  const auto probe = open_fake();
+// The H200 under its power cap: NVML names sw_power_cap while the GPU runs at 1965 of 1980 MHz.
+// The reason is kept in the snapshot as information; the clock decides, and it is not throttled.
+TEST_F(telemetry_probe_test, PowerCapAtFullClockIsInformationNotAVerdict) {
+  const auto probe = open_fake({}, [] { return 1965.0; });
   probe->before_trial(nullptr);
   fake_nvml().clock_event_reasons = clock_event_reason::sw_power_cap;
   const trial_telemetry t = probe->after_trial(nullptr);
-  EXPECT_TRUE(t.throttled);
-  EXPECT_EQ(t.throttle_reason, "NVML clock-event reasons: sw_power_cap");
+  EXPECT_FALSE(t.throttled) << t.throttle_reason;
+  EXPECT_EQ(t.throttle_reason, "");
+  EXPECT_EQ(t.measured_sm_clock_mhz, 1965.0);
+  EXPECT_EQ(t.sm_clock_fraction, 1965.0 / 1980.0);
   EXPECT_EQ(t.after->clock_event_names, std::vector<std::string>{"sw_power_cap"});
   EXPECT_EQ(t.before->clock_event_reasons, 0U);
 }
 
-TEST_F(telemetry_probe_test, ReasonBeforeTheTrialCountsToo) {
-  const auto probe = open_fake();
+TEST_F(telemetry_probe_test, AClockBelowTheThresholdFlagsTheTrialWithOrWithoutNvmlReasons) {
+  const auto probe = open_fake({}, [] { return 1680.0; });
+  const trial_telemetry quiet = run_trial(*probe); // NVML names no reason at all
+  EXPECT_TRUE(quiet.throttled);
+  EXPECT_EQ(quiet.throttle_reason, "SM clock 1680 MHz measured on the GPU is 84.8 % of the "
+                                   "maximum 1980 MHz (threshold 90 %)");
+  fake_nvml().clock_event_reasons = clock_event_reason::sw_power_cap;
+  EXPECT_TRUE(run_trial(*probe).throttled);
+}
+
+TEST_F(telemetry_probe_test, TheProtocolsThresholdIsTheOneApplied) {
+  protocol p;
+  p.throttle_threshold = 0.8;
+  EXPECT_FALSE(open_fake(p, [] { return 1680.0; })->after_trial(nullptr).throttled);
+  p.throttle_threshold = 0.995;
+  EXPECT_TRUE(open_fake(p, [] { return 1965.0; })->after_trial(nullptr).throttled);
+}
+
+TEST_F(telemetry_probe_test, WithoutAMeasuredClockATrialIsNotJudged) {
+  const auto probe = open_fake(); // no on-GPU clock: NVML's reasons alone flag nothing
   fake_nvml().clock_event_reasons = clock_event_reason::hw_thermal_slowdown;
-  probe->before_trial(nullptr);
-  fake_nvml().clock_event_reasons = 0;
-  EXPECT_TRUE(probe->after_trial(nullptr).throttled);
+  const trial_telemetry t = run_trial(*probe);
+  EXPECT_FALSE(t.throttled);
+  EXPECT_FALSE(t.sm_clock_fraction);
+  EXPECT_EQ(t.after->clock_event_names, std::vector<std::string>{"hw_thermal_slowdown"});
 }
 
 TEST_F(telemetry_probe_test, IdleIsNotThrottling) {

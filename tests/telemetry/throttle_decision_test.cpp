@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "telemetry/clock_check.hpp"
-#include "telemetry/clock_event_reasons.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -12,59 +11,57 @@ namespace {
 constexpr double h200_max_mhz = 1980;
 
 TEST(ThrottleDecision, AtTheThresholdIsNotThrottled) {
-  const throttle_decision d = decide_throttled(1782.0, h200_max_mhz, 0.9, 0);
+  const throttle_decision d = decide_throttled(1782.0, h200_max_mhz, 0.9);
   EXPECT_FALSE(d.throttled);
+  EXPECT_EQ(d.sm_clock_fraction, 0.9); // 1782 / 1980 rounds to the literal 0.9
   EXPECT_EQ(d.reason, "");
 }
 
 TEST(ThrottleDecision, JustBelowTheThresholdIsThrottled) {
-  const throttle_decision d = decide_throttled(1781.9, h200_max_mhz, 0.9, 0);
+  const throttle_decision d = decide_throttled(1781.9, h200_max_mhz, 0.9);
   EXPECT_TRUE(d.throttled);
-  EXPECT_NE(d.reason.find("1782 MHz measured"), std::string::npos) << d.reason; // 1781.9 rounded
-  EXPECT_NE(d.reason.find("90.0 % of the maximum 1980 MHz (threshold 90.0 %)"), std::string::npos)
-      << d.reason;
+  EXPECT_EQ(d.reason, "SM clock 1782 MHz measured on the GPU is 90.0 % of the maximum 1980 MHz "
+                      "(threshold 90 %)"); // 1781.9 and 89.995 % rounded for reading
 }
 
 TEST(ThrottleDecision, FullClockIsNotThrottled) {
-  EXPECT_FALSE(decide_throttled(1980.0, h200_max_mhz, 0.9, 0).throttled);
-  EXPECT_FALSE(decide_throttled(1995.0, h200_max_mhz, 1.0, 0).throttled);
-  EXPECT_TRUE(decide_throttled(1979.0, h200_max_mhz, 1.0, 0).throttled);
+  EXPECT_FALSE(decide_throttled(1980.0, h200_max_mhz, 0.9).throttled);
+  EXPECT_FALSE(decide_throttled(1995.0, h200_max_mhz, 1.0).throttled);
+  EXPECT_TRUE(decide_throttled(1979.0, h200_max_mhz, 1.0).throttled);
 }
 
-TEST(ThrottleDecision, IdleAndApplicationClocksAreNotThrottling) {
-  namespace r = clock_event_reason;
-  const auto d = decide_throttled(1980.0, h200_max_mhz, 0.9,
-                                  r::gpu_idle | r::applications_clocks_setting | r::sync_boost |
-                                      r::display_clock_setting);
+// What the H200 showed under its power cap: NVML said sw_power_cap while the GPU ran at 1965 of
+// 1980 MHz. The verdict no longer sees NVML's reasons at all; the fraction is kept for reports.
+TEST(ThrottleDecision, APowerCappedTrialAtFullClockIsNotThrottled) {
+  const throttle_decision d = decide_throttled(1965.0, h200_max_mhz, 0.9);
   EXPECT_FALSE(d.throttled) << d.reason;
+  ASSERT_TRUE(d.sm_clock_fraction);
+  EXPECT_NEAR(*d.sm_clock_fraction, 0.9924, 0.0001);
 }
 
-TEST(ThrottleDecision, EachThrottlingReasonFlagsEvenAtFullClock) {
-  namespace r = clock_event_reason;
-  for (std::uint64_t bit : {r::sw_power_cap, r::hw_slowdown, r::sw_thermal_slowdown,
-                            r::hw_thermal_slowdown, r::hw_power_brake_slowdown}) {
-    const auto d = decide_throttled(1980.0, h200_max_mhz, 0.9, bit | r::gpu_idle);
-    EXPECT_TRUE(d.throttled) << bit;
-    EXPECT_EQ(d.reason, "NVML clock-event reasons: " + decode_clock_event_reasons(bit).front());
-  }
-}
-
-TEST(ThrottleDecision, BothHalvesAreNamed) {
-  namespace r = clock_event_reason;
-  const auto d = decide_throttled(1500.0, h200_max_mhz, 0.9, r::sw_power_cap | r::hw_slowdown);
+TEST(ThrottleDecision, TheAddmmThatRanAt1680MhzIsThrottled) {
+  const throttle_decision d = decide_throttled(1680.0, h200_max_mhz, 0.9);
   EXPECT_TRUE(d.throttled);
-  EXPECT_EQ(d.reason, "SM clock 1500 MHz measured on the GPU is 75.8 % of the maximum 1980 MHz "
-                      "(threshold 90.0 %); NVML clock-event reasons: sw_power_cap, hw_slowdown");
+  EXPECT_EQ(d.reason, "SM clock 1680 MHz measured on the GPU is 84.8 % of the maximum 1980 MHz "
+                      "(threshold 90 %)");
 }
 
-TEST(ThrottleDecision, MissingReadingsDisableOnlyTheirHalf) {
-  EXPECT_FALSE(decide_throttled(std::nullopt, h200_max_mhz, 0.9, 0).throttled);
-  EXPECT_FALSE(decide_throttled(1000.0, std::nullopt, 0.9, 0).throttled);
-  EXPECT_FALSE(decide_throttled(1000.0, 0.0, 0.9, 0).throttled);
-  EXPECT_TRUE(
-      decide_throttled(std::nullopt, std::nullopt, 0.9, clock_event_reason::hw_thermal_slowdown)
-          .throttled);
-  EXPECT_TRUE(decide_throttled(1000.0, h200_max_mhz, 0.9, 0).throttled);
+TEST(ThrottleDecision, TheThresholdIsTheUsers) {
+  EXPECT_FALSE(decide_throttled(1680.0, h200_max_mhz, 0.8).throttled);
+  const throttle_decision strict = decide_throttled(1965.0, h200_max_mhz, 0.995);
+  EXPECT_TRUE(strict.throttled);
+  EXPECT_EQ(strict.reason, "SM clock 1965 MHz measured on the GPU is 99.2 % of the maximum "
+                           "1980 MHz (threshold 99.5 %)");
+}
+
+TEST(ThrottleDecision, WithoutAClockOrAMaximumNoTrialIsJudged) {
+  for (const throttle_decision& d :
+       {decide_throttled(std::nullopt, h200_max_mhz, 0.9),
+        decide_throttled(1000.0, std::nullopt, 0.9), decide_throttled(1000.0, 0.0, 0.9)}) {
+    EXPECT_FALSE(d.throttled);
+    EXPECT_FALSE(d.sm_clock_fraction);
+    EXPECT_EQ(d.reason, "");
+  }
 }
 
 TEST(ClocksLookLocked, CurrentEqualsApplication) {

@@ -63,6 +63,7 @@ json trial_to_json(const trial_result& trial) {
            {{"before", snapshot_to_json(t.before)},
             {"after", snapshot_to_json(t.after)},
             {"measured_sm_clock_mhz", optional_value(t.measured_sm_clock_mhz)},
+            {"sm_clock_fraction", optional_value(t.sm_clock_fraction)},
             {"throttled", t.throttled},
             {"throttle_reason", t.throttle_reason},
             {"energy_mj_before", optional_value(t.energy_mj_before)},

@@ -43,8 +43,10 @@ telemetry_summary summarize_telemetry(const measurement_result& result) {
   if (!result.telemetry.available) {
     summary.unavailable_reason = result.telemetry.unavailable_reason;
   }
-  summary.trials = static_cast<int>(result.trials.size());
+  std::vector<trial_telemetry> trials;
+  trials.reserve(result.trials.size());
   for (const auto& trial : result.trials) {
+    trials.push_back(trial.telemetry);
     const auto& t = trial.telemetry;
     if (t.before) {
       add_snapshot(summary, *t.before);
@@ -57,10 +59,8 @@ telemetry_summary summarize_telemetry(const measurement_result& result) {
       widen(summary.measured_sm_clock_min_mhz, summary.measured_sm_clock_max_mhz,
             *t.measured_sm_clock_mhz);
     }
-    if (t.throttled) {
-      ++summary.throttled_trials;
-    }
   }
+  summary.throttling = summarize_throttling(trials, result.protocol_used.throttle_threshold);
   return summary;
 }
 
@@ -88,10 +88,12 @@ std::string describe(const telemetry_summary& s) {
   if (s.max_power_w) {
     parts.push_back(fmt::format("max {:.1f} W", *s.max_power_w));
   }
-  parts.push_back("clock events: " + (s.clock_events.empty()
-                                          ? std::string("none")
-                                          : fmt::format("{}", fmt::join(s.clock_events, ", "))));
-  parts.push_back(fmt::format("throttled trials: {} of {}", s.throttled_trials, s.trials));
+  const throttle_summary& t = s.throttling;
+  if (t.trials > 0 && t.judged_trials == 0) {
+    parts.emplace_back("throttling not judged: no on-GPU SM clock");
+  } else {
+    parts.push_back(fmt::format("throttled trials: {} of {}", t.throttled_trials, t.trials));
+  }
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
