@@ -212,17 +212,13 @@ TEST_F(TelemetryGpu, UnderThePowerCapOnlyTheMeasuredClockFlagsATrial) {
   }
   const std::string throttled = describe_throttling(summary);
   std::printf("256 MiB copy, %zu trials: %d with an NVML slowdown reason at >= %.0f %% of max SM "
-              "clock (not throttled)%s
-              throttle
-              : % s clock events
-              : % s ",
-                    trials.size(),
-                capped_at_full_clock, p.throttle_threshold * 100,
-                capped_at_full_clock == 0 ? "; NVML named none at full clock in this run, so only "
-                                            "the clock-rule invariant was exercised"
-                                          : "",
-                throttled.empty() ? "none" : throttled.c_str(),
-                events.empty() ? "none" : events.c_str());
+              "clock (not throttled)%s\n  throttle: %s\n  clock events: %s\n",
+              trials.size(), capped_at_full_clock, p.throttle_threshold * 100,
+              capped_at_full_clock == 0 ? "; NVML named none at full clock in this run, so only "
+                                          "the clock-rule invariant was exercised"
+                                        : "",
+              throttled.empty() ? "none" : throttled.c_str(),
+              events.empty() ? "none" : events.c_str());
 }
 
 // Not a pass/fail target for host time (NVML's latency is the driver's): it prints what one
