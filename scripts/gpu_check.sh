@@ -98,6 +98,7 @@ run_bench perturbation 60
 run_bench trial_cv 60
 run_bench gemm_kerntime 60
 run_bench event_envelope 30
+run_bench flush 180 # the L2 flush: candidates, read-back probe, cold ops (docs/flush.md)
 
 # The exact number of calls the engine makes to the work (warmup + discarded + measured).
 {
@@ -140,7 +141,7 @@ step "scale"
 timeout 400 python3 "$root/bench/scale/scale_check.py" "$build/kerntime" "$OUT/scale" 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
 # ctest keeps every test's output, passing ones too, in LastTest.log: the fault suite's numbers.
-grep -h '^RESULT \(fault\|hang\)' "$build/Testing/Temporary/LastTest.log" 2>/dev/null |
+grep -h '^RESULT \(fault\|hang\|flush_probe\)' "$build/Testing/Temporary/LastTest.log" 2>/dev/null |
   sort -u | tee -a "$results"
 
 step "Nsight Compute"
@@ -296,6 +297,23 @@ for line in lines:
         row("never-ending kernel, next state", f"{f['spins_forever']}, {f['fine_after']}",
             "timed_out, ok", f["spins_forever"] == "timed_out" and f["fine_after"] == "ok")
         row("hang suite wall (s) at timeout", f"{f['wall_s']} at {f['timeout_s']}")
+    elif bench == "flush":
+        row("flush us/iteration: now vs before", f"{num('new_flush_us'):.3g} vs {num('old_flush_us'):.3g}",
+            "<= 35", num("new_flush_us") <= 35)
+        row("read-back TB/s after flush (dirty) / DRAM / hot",
+            f"{num('probe_new_tbps'):.3g} ({num('probe_dirty_new_tbps'):.3g}) / "
+            f"{num('probe_dram_tbps'):.3g} / {num('probe_hot_tbps'):.3g}",
+            "DRAM +-3%", all(abs(num(k) / num("probe_dram_tbps") - 1) <= 0.03
+                             for k in ("probe_new_tbps", "probe_dirty_new_tbps")))
+    elif bench == "flush_probe":
+        row("gpu_flush_test read-back us: after flush / DRAM / hot",
+            f"{num('read_after_flush_us'):.3g} / {num('read_dram_us'):.3g} / {num('read_hot_us'):.3g}")
+    elif bench == "flush_op":
+        row(f"flush {f['case']} us: hot / before / now (noise)",
+            f"{num('hot_us'):.3g} / {num('old_us'):.3g} / {num('new_us'):.3g} ({num('noise_us'):.2g})")
+    elif bench == "flush_small_state":
+        row("empty state GPU us/iter, wall ms: before / now",
+            f"{num('old_gpu_us'):.3g}, {num('old_wall_ms'):.3g} / {num('new_gpu_us'):.3g}, {num('new_wall_ms'):.3g}")
     elif bench == "protocol_calls":
         row("protocol.calls (warmup+discard+measured)",
             f"{f['calls']}={f['warmup']}+{f['discarded']}+{f['measured']}")

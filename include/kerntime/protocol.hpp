@@ -35,7 +35,7 @@ struct protocol {
   double max_time_s = 30;      // with stop_at_ci: no trial starts after this much wall time
   int repeats = 50;            // iterations per trial
   bool flush_l2 = true;        // flush L2 before every iteration, warmup included
-  std::size_t flush_bytes = 0; // 0: twice the device's L2 size
+  std::size_t flush_bytes = 0; // 0: four times the device's L2 size
   int input_sets = 3;          // the work rotates over input sets 0..input_sets-1
   backend_request backend = backend_request::automatic;
   headline_metric metric = headline_metric::span;

@@ -146,7 +146,7 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
       flag(n.no_flush), [&p] { p.flush_l2 = false; },
       "Do not flush the L2 before each iteration (hot-cache numbers)");
   run.add_option(flag(n.flush_bytes), flush_bytes,
-                 "Bytes written by the L2 flush (default: twice the device's L2)");
+                 "Size of the L2 flush's buffer, one load per 128-byte line of it (default: 4 x L2)");
   run.add_option(flag(n.backend), p.backend,
                  "Timer: auto (CUPTI, else CUDA events), cupti (fail without it) or events")
       ->capture_default_str();

@@ -1,7 +1,10 @@
 #pragma once
-// The L2 flush before every iteration: a memset of a buffer twice the L2 size, then a read of it,
-// so every iteration starts on an L2 holding none of its data and no dirty lines. Allocated once,
-// before timing.
+// The L2 flush before every iteration: one load from every 128-byte line of a buffer four times
+// the L2 size. L2 allocates and evicts whole lines, so each load that misses takes a line from
+// whatever the last iteration left there, and a dirty victim is written back now, inside the
+// flush, not during the next iteration; the loads leave only clean lines of the buffer behind.
+// Four times, not twice: on the H200 a line the work wrote (or read twice) outlives a sweep of
+// 2 x L2, not one of 4 x L2 (docs/flush.md has the evidence). Allocated once, before timing.
 
 #include <cuda_runtime_api.h>
 
@@ -11,20 +14,25 @@ namespace kerntime::detail {
 
 class l2_flush {
 public:
-  // bytes == 0: twice the L2 size of the current device.
+  // L2's unit of allocation and eviction on every architecture kerntime supports (sm_80 on).
+  static constexpr std::size_t line_bytes = 128;
+
+  // A flush of `bytes == 0` covers this many times the L2 size of the current device.
+  static constexpr std::size_t default_l2_multiple = 4;
+
+  // bytes == 0: default_l2_multiple times the L2 size of the current device.
   explicit l2_flush(std::size_t bytes);
   ~l2_flush();
   l2_flush(const l2_flush&) = delete;
   l2_flush& operator=(const l2_flush&) = delete;
 
   void enqueue(cudaStream_t stream);
+  // The buffer's size: every line of it is loaded by each flush.
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
 
 private:
   void* buffer_ = nullptr;
   std::size_t bytes_ = 0;
-  int value_ = 0; // alternates, so no memset can be skipped as a no-op
-  int multiprocessors_ = 0;
 };
 
 } // namespace kerntime::detail

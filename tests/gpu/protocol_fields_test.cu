@@ -86,7 +86,7 @@ TEST_F(protocol_fields, the_protocol_is_returned_and_the_flush_size_is_the_one_a
   EXPECT_GT(r.wall_seconds, 0.0);
 }
 
-TEST_F(protocol_fields, the_default_flush_is_twice_the_l2) {
+TEST_F(protocol_fields, the_default_flush_is_four_times_the_l2) {
   int device = 0;
   KT_CUDA_CHECK(cudaGetDevice(&device));
   int l2_bytes = 0;
@@ -95,7 +95,7 @@ TEST_F(protocol_fields, the_default_flush_is_twice_the_l2) {
   p.flush_bytes = 0;
   const measurement_result r =
       measure([](cudaStream_t stream, int) { testkit::launch_spin(stream, 2us); }, p);
-  EXPECT_EQ(r.flush_bytes, 2 * static_cast<std::size_t>(l2_bytes));
+  EXPECT_EQ(r.flush_bytes, 4 * static_cast<std::size_t>(l2_bytes));
   EXPECT_EQ(r.device.l2_bytes, static_cast<std::size_t>(l2_bytes));
 
   p.flush_l2 = false;
