@@ -45,7 +45,7 @@ def test_dtype_names_a_kerntime_precision(dtype, name):
     assert precision_name(dtype) == name
 
 
-@pytest.mark.parametrize("dtype", ["bf16", "bfloat16", FakeDtype("complex64"), 3])
+@pytest.mark.parametrize("dtype", ["bfloat16", "fp4", FakeDtype("complex64"), 3])
 def test_an_unknown_dtype_is_a_value_error_naming_the_accepted_names(dtype):
     with pytest.raises(ValueError, match="bf16_tensor.*torch.bfloat16"):
         precision_name(dtype)
@@ -57,7 +57,7 @@ def test_an_unknown_dtype_is_a_value_error_naming_the_accepted_names(dtype):
     (dict(bytes=math.inf), "bytes= must be a finite count >= 0"),
     (dict(bytes="1GB"), "bytes= must be a number per iteration"),
     (dict(flops=True), "flops= must be a number per iteration"),
-    (dict(flops=1e9, dtype="bf16"), "fp64, fp64_tensor")])
+    (dict(flops=1e9, dtype="bfloat16"), "fp64, fp64_tensor")])
 def test_invalid_work_is_refused_before_anything_runs(options, match, monkeypatch):
     monkeypatch.setattr(_kerntime, "measure", lambda *a, **k: pytest.fail("measured"))
     with pytest.raises(ValueError, match=match):
@@ -107,9 +107,11 @@ def test_the_session_report_carries_the_work_and_its_speed_of_light(engine):
     result = kerntime.bench(lambda: None, flops=1e10, bytes=1e7, dtype="bf16_tensor")
     recorded = [RecordedResult("test_gemm", "result", False, True, result)]
     text = render_json(recorded, "pytest")
-    run = json.loads(text)["benchmarks"][0]
-    assert run["flops"] == 1e10 and run["bytes"] == 1e7
-    assert "speed_of_light" in json.dumps(run) or "sol" in json.dumps(run)
+    run = json.loads(text)["runs"][0]
+    assert run["flops_per_iteration"] == 1e10 and run["bytes_per_iteration"] == 1e7
+    assert run["flops_precision"] == "bf16_tensor"
+    assert run["speed_of_light"]["bound"] == "compute"
+    assert run["speed_of_light"]["compute_pct"] == pytest.approx(82.30, abs=0.01)
     back = read_json(text, "session.json")[0].result
     assert (back.flops, back.bytes, back.precision) == (1e10, 1e7, "bf16_tensor")
     assert back.speed_of_light.compute_pct == pytest.approx(result.speed_of_light.compute_pct)

@@ -212,9 +212,9 @@ std::vector<std::string> warnings_about(const work_behaviour& work, int measured
              static_cast<double>(work.host_gap_iterations) >
                  material_host_gap_share * static_cast<double>(work.judged_iterations)) {
     warnings.push_back(fmt::format(
-        "the GPU waited for the host before {} of {} iterations (up to {:.1f} µs idle after the "
-        "flush): the host launches the work more slowly than the GPU runs it, so times may "
-        "include host launch gaps",
+        "the GPU waited for the host before {} of {} iterations (idle up to {:.1f} µs before "
+        "the work started): the host launches the work more slowly than the GPU runs it, "
+        "so times may include host launch gaps",
         work.host_gap_iterations, work.judged_iterations, work.longest_host_gap_ns / 1e3));
   }
   if (work.queue_chunk_iterations == 0 && work.judged_iterations == 0) {

@@ -38,6 +38,14 @@ constexpr const char* result_columns[] = {"status",
                                           "backend_reason",
                                           "tflop_per_s",
                                           "gb_per_s",
+                                          "sol_bound",
+                                          "sol_compute_pct",
+                                          "sol_memory_pct",
+                                          "roofline_ms",
+                                          "achievable_compute_pct",
+                                          "achievable_memory_pct",
+                                          "energy_j_per_iteration",
+                                          "average_power_w",
                                           "sm_clock_min_mhz",
                                           "sm_clock_max_mhz",
                                           "measured_sm_clock_min_mhz",
@@ -50,6 +58,22 @@ constexpr const char* result_columns[] = {"status",
 
 template <typename T> std::string optional_cell(const std::optional<T>& value, const char* format) {
   return value ? fmt::format(fmt::runtime(format), *value) : std::string();
+}
+
+// The bound, both shares of the theoretical peaks, the roofline time and both shares of the
+// calibrated ones; blank where the benchmark declared no work or the GPU has no peak.
+void add_speed_of_light(std::vector<std::string>& cells, const std::optional<speed_of_light>& sol) {
+  if (!sol) {
+    cells.resize(cells.size() + 6);
+    return;
+  }
+  cells.emplace_back(to_string(sol->bound));
+  cells.push_back(optional_cell(sol->compute_pct, "{:.3f}"));
+  cells.push_back(optional_cell(sol->memory_pct, "{:.3f}"));
+  cells.push_back(detail::fixed_ms(sol->roofline_ns));
+  const auto* a = sol->achievable ? &*sol->achievable : nullptr;
+  cells.push_back(a ? optional_cell(a->compute_pct, "{:.3f}") : std::string());
+  cells.push_back(a ? optional_cell(a->memory_pct, "{:.3f}") : std::string());
 }
 
 std::vector<std::string> result_cells(const benchmark_run& run) {
@@ -82,6 +106,9 @@ std::vector<std::string> result_cells(const benchmark_run& run) {
   cells.push_back(r.backend_reason);
   cells.push_back(optional_cell(detail::tflop_per_second(run), "{:.3f}"));
   cells.push_back(optional_cell(detail::gigabytes_per_second(run), "{:.3f}"));
+  add_speed_of_light(cells, run.sol);
+  cells.push_back(optional_cell(r.energy.joules_per_iteration, "{:.6g}"));
+  cells.push_back(optional_cell(r.energy.average_watts, "{:.1f}"));
   cells.push_back(optional_cell(t.sm_clock_min_mhz, "{}"));
   cells.push_back(optional_cell(t.sm_clock_max_mhz, "{}"));
   cells.push_back(optional_cell(t.measured_sm_clock_min_mhz, "{:.0f}"));

@@ -12,7 +12,9 @@
 
 #include "kerntime/compare.hpp"
 #include "kerntime/report.hpp"
+#include "report/detail/benchmark_groups.hpp"
 #include "report/detail/html_text.hpp"
+#include "report/detail/roofline_text.hpp"
 #include "report/detail/stopping_text.hpp"
 #include "report/detail/svg_chart.hpp"
 #include "report/detail/telemetry_summary.hpp"
@@ -59,26 +61,6 @@ ul.warnings{margin:4px 0;padding-left:20px;color:#8a4b08}
 nav ul{columns:3;margin:4px 0;padding-left:20px}
 )";
 
-struct benchmark_group {
-  std::string_view name;
-  std::vector<std::size_t> runs; // indices into the report's runs
-};
-
-// Benchmarks in the order they first appear, each with its states in order.
-std::vector<benchmark_group> group_by_benchmark(std::span<const benchmark_run> runs) {
-  std::vector<benchmark_group> groups;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const benchmark_group& g) { return g.name == runs[i].benchmark; });
-    if (it == groups.end()) {
-      groups.push_back({runs[i].benchmark, {}});
-      it = std::prev(groups.end());
-    }
-    it->runs.push_back(i);
-  }
-  return groups;
-}
-
 std::string cell(std::string_view text, std::string_view css = "") {
   return css.empty() ? fmt::format("<td>{}</td>", html_escape(text))
                      : fmt::format("<td class=\"{}\">{}</td>", css, html_escape(text));
@@ -116,8 +98,8 @@ std::string change_text(double ratio) {
 // behind it as the tooltip.
 std::string speed_of_light_cell(const speed_of_light& sol, const std::optional<double>& compute_pct,
                                 const std::optional<double>& memory_pct, std::string_view peaks) {
-  const auto pct = sol.bound == roofline_bound::compute ? compute_pct : memory_pct;
-  if (!pct) {
+  const auto share = detail::bound_share_text(sol.bound, compute_pct, memory_pct);
+  if (share.empty()) {
     return "<td class=\"num\">\xE2\x80\x93</td>";
   }
   std::string tooltip = fmt::format("{} bound; roofline time {}", to_string(sol.bound),
@@ -130,7 +112,7 @@ std::string speed_of_light_cell(const speed_of_light& sol, const std::optional<d
   }
   tooltip += fmt::format(" of the {}", peaks);
   return fmt::format("<td class=\"num\"><span title=\"{}\">{}</span></td>", html_escape(tooltip),
-                     html_escape(fmt::format("{:.1f} % {}", *pct, to_string(sol.bound))));
+                     html_escape(share));
 }
 
 std::string theoretical_peaks(const speed_of_light& sol) {
@@ -156,10 +138,6 @@ std::string achievable_peaks(const achievable_speed_of_light& a) {
     text += fmt::format(", {:.0f} GB/s", *a.bytes_per_s / 1e9);
   }
   return text + "; " + a.source;
-}
-
-std::string energy_text(double joules) {
-  return joules >= 1.0 ? fmt::format("{:.3f} J", joules) : fmt::format("{:.3f} mJ", joules * 1e3);
 }
 
 std::string ratio_text(const state_comparison& s) {
@@ -211,7 +189,7 @@ private:
            "<meta name=\"generator\" content=\"kerntime "
         << html_escape(context.kerntime_version) << "\">\n<title>kerntime report</title>\n<style>"
         << style_sheet << "</style>\n</head>\n<body>\n<main>\n";
-    const auto groups = group_by_benchmark(runs);
+    const auto groups = detail::group_by_benchmark(runs);
     print_header(out, context, runs, groups);
     if (compared_ != nullptr) {
       print_comparison(out);
@@ -224,7 +202,7 @@ private:
 
   static void print_header(std::ostream& out, const run_context& context,
                            std::span<const benchmark_run> runs,
-                           const std::vector<benchmark_group>& groups) {
+                           const std::vector<detail::benchmark_group>& groups) {
     int counts[3] = {};
     for (const auto& r : runs) {
       ++counts[static_cast<int>(r.status)];
@@ -306,7 +284,7 @@ private:
     out << "</section>\n";
   }
 
-  void print_benchmark(std::ostream& out, std::size_t index, const benchmark_group& group,
+  void print_benchmark(std::ostream& out, std::size_t index, const detail::benchmark_group& group,
                        std::span<const benchmark_run> runs) const {
     out << fmt::format("<section class=\"benchmark\" id=\"{}\">\n<h2 class=\"name\">{}</h2>\n",
                        html_id("benchmark", index), html_escape(group.name));
@@ -317,9 +295,9 @@ private:
     out << "</section>\n";
   }
 
-  void print_latency_table(std::ostream& out, const benchmark_group& group,
+  void print_latency_table(std::ostream& out, const detail::benchmark_group& group,
                            std::span<const benchmark_run> runs) const {
-    std::vector<std::string> axes;
+    const auto& axes = group.axes;
     bool throughput = false;
     bool any_sol = false;
     bool any_achievable = false;
@@ -328,11 +306,6 @@ private:
       any_sol = any_sol || runs[i].sol.has_value();
       any_achievable = any_achievable || (runs[i].sol && runs[i].sol->achievable);
       any_energy = any_energy || (runs[i].result && runs[i].result->energy.available);
-      for (const auto& [name, value] : runs[i].axes) {
-        if (std::find(axes.begin(), axes.end(), name) == axes.end()) {
-          axes.push_back(name);
-        }
-      }
       throughput = throughput || runs[i].flops || runs[i].bytes;
     }
     out << "<table class=\"latency\">\n<tr><th>state</th>";
@@ -403,7 +376,7 @@ private:
       if (any_energy) {
         if (r.energy.available) {
           out << (r.energy.joules_per_iteration
-                      ? cell(energy_text(*r.energy.joules_per_iteration), "num")
+                      ? cell(detail::energy_text(*r.energy.joules_per_iteration), "num")
                       : none)
               << number_cell(r.energy.average_watts, "{:.1f} W");
         } else {
@@ -570,7 +543,7 @@ private:
       }
     }
     if (r.energy.available && r.energy.joules_per_iteration) {
-      out << "<p>Energy: " << html_escape(energy_text(*r.energy.joules_per_iteration))
+      out << "<p>Energy: " << html_escape(detail::energy_text(*r.energy.joules_per_iteration))
           << " per iteration"
           << (r.energy.average_watts
                   ? html_escape(fmt::format(", {:.1f} W on average", *r.energy.average_watts))

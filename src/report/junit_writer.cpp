@@ -50,6 +50,25 @@ void add_telemetry(property_list& properties, const measurement_result& r) {
   properties.emplace_back("telemetry.trials", std::to_string(t.throttling.trials));
 }
 
+// Each share of the peaks is its own property; the bound names which one the roofline time is.
+void add_speed_of_light(property_list& properties, const speed_of_light& sol) {
+  const auto add_pct = [&](const std::string& key, const std::optional<double>& pct) {
+    if (pct) {
+      properties.emplace_back(key, fmt::format("{:.3f}", *pct));
+    }
+  };
+  properties.emplace_back("sol.bound", std::string(to_string(sol.bound)));
+  add_pct("sol.compute_pct", sol.compute_pct);
+  add_pct("sol.memory_pct", sol.memory_pct);
+  properties.emplace_back("sol.roofline_ms", detail::fixed_ms(sol.roofline_ns));
+  properties.emplace_back("sol.peak_source", sol.peak_source);
+  if (sol.achievable) {
+    add_pct("sol.achievable_compute_pct", sol.achievable->compute_pct);
+    add_pct("sol.achievable_memory_pct", sol.achievable->memory_pct);
+    properties.emplace_back("sol.achievable_source", sol.achievable->source);
+  }
+}
+
 // Every result is its own property, never a joined list: kernel names contain commas.
 property_list properties_of(const benchmark_run& run) {
   property_list properties;
@@ -81,6 +100,16 @@ property_list properties_of(const benchmark_run& run) {
   }
   if (auto gbps = detail::gigabytes_per_second(run)) {
     properties.emplace_back("gb_per_s", fmt::format("{:.3f}", *gbps));
+  }
+  if (run.sol) {
+    add_speed_of_light(properties, *run.sol);
+  }
+  if (r.energy.joules_per_iteration && r.energy.average_watts) {
+    properties.emplace_back("energy.joules_per_iteration",
+                            fmt::format("{:.6g}", *r.energy.joules_per_iteration));
+    properties.emplace_back("energy.average_watts", fmt::format("{:.1f}", *r.energy.average_watts));
+  } else if (!r.energy.available && !r.energy.unavailable_reason.empty()) {
+    properties.emplace_back("energy.unavailable", r.energy.unavailable_reason);
   }
   std::vector<const kernel_summary*> kernels;
   for (const auto& k : r.kernels) {

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "kerntime/report.hpp"
+#include "report/detail/benchmark_groups.hpp"
+#include "report/detail/roofline_text.hpp"
 #include "report/detail/stopping_text.hpp"
 #include "report/detail/telemetry_summary.hpp"
 #include "report/detail/text.hpp"
@@ -18,32 +20,6 @@ namespace {
 // Long template instantiations are shortened on screen only; JSON, CSV and JUnit keep them whole.
 constexpr std::size_t kernel_name_width = 96;
 constexpr std::string_view no_value = "\xE2\x80\x93"; // en dash
-
-// Runs of one benchmark, in the order the benchmark first appeared.
-struct benchmark_group {
-  std::string name;
-  std::vector<const benchmark_run*> runs;
-  std::vector<std::string> axes; // union of the runs' axis names, in first-seen order
-};
-
-std::vector<benchmark_group> group_by_benchmark(std::span<const benchmark_run> runs) {
-  std::vector<benchmark_group> groups;
-  for (const auto& run : runs) {
-    auto it = std::find_if(groups.begin(), groups.end(),
-                           [&](const benchmark_group& g) { return g.name == run.benchmark; });
-    if (it == groups.end()) {
-      groups.push_back({run.benchmark, {}, {}});
-      it = std::prev(groups.end());
-    }
-    it->runs.push_back(&run);
-    for (const auto& axis : run.axes) {
-      if (std::find(it->axes.begin(), it->axes.end(), axis.first) == it->axes.end()) {
-        it->axes.push_back(axis.first);
-      }
-    }
-  }
-  return groups;
-}
 
 std::string axis_value(const benchmark_run& run, const std::string& axis) {
   for (const auto& [name, value] : run.axes) {
@@ -111,20 +87,11 @@ void print_devices(std::ostream& out, const std::vector<run_device>& devices) {
 }
 
 // "73.2% compute": the share of the peak for the bound the roofline names (the larger share).
-std::string speed_of_light_cell(std::optional<double> compute_pct, std::optional<double> memory_pct,
-                                roofline_bound bound) {
-  const auto pct = bound == roofline_bound::compute ? compute_pct : memory_pct;
-  if (!pct) {
-    return std::string(no_value);
-  }
-  return fmt::format("{:.1f}% {}", *pct, to_string(bound));
-}
-
 std::string speed_of_light_cell(const benchmark_run& run) {
-  if (!run.sol) {
-    return std::string(no_value);
-  }
-  return speed_of_light_cell(run.sol->compute_pct, run.sol->memory_pct, run.sol->bound);
+  const auto text =
+      run.sol ? detail::bound_share_text(run.sol->bound, run.sol->compute_pct, run.sol->memory_pct)
+              : std::string();
+  return text.empty() ? std::string(no_value) : text;
 }
 
 std::string achievable_cell(const benchmark_run& run) {
@@ -132,18 +99,17 @@ std::string achievable_cell(const benchmark_run& run) {
     return std::string(no_value);
   }
   const auto& a = *run.sol->achievable;
-  return speed_of_light_cell(a.compute_pct, a.memory_pct, run.sol->bound);
+  const auto text = detail::bound_share_text(run.sol->bound, a.compute_pct, a.memory_pct);
+  return text.empty() ? std::string(no_value) : text;
 }
 
 std::string energy_cell(const measurement_result& r) {
-  if (!r.energy.joules_per_iteration) {
-    return std::string(no_value);
-  }
-  const double j = *r.energy.joules_per_iteration;
-  return j >= 1.0 ? fmt::format("{:.3f} J", j) : fmt::format("{:.3f} mJ", j * 1e3);
+  return r.energy.joules_per_iteration ? detail::energy_text(*r.energy.joules_per_iteration)
+                                       : std::string(no_value);
 }
 
-void print_state_table(std::ostream& out, const benchmark_group& group, bool name_gpu) {
+void print_state_table(std::ostream& out, const detail::benchmark_group& group,
+                       std::span<const benchmark_run> runs, bool name_gpu) {
   bool any_flops = false;
   bool any_bytes = false;
   bool any_sol = false;
@@ -153,7 +119,8 @@ void print_state_table(std::ostream& out, const benchmark_group& group, bool nam
   bool any_graph = false;
   const bool launch_axis =
       std::find(group.axes.begin(), group.axes.end(), "launch") != group.axes.end();
-  for (const auto* run : group.runs) {
+  for (const auto i : group.runs) {
+    const auto* run = &runs[i];
     any_flops = any_flops || run->flops.has_value();
     any_bytes = any_bytes || run->bytes.has_value();
     any_sol = any_sol || run->sol.has_value();
@@ -204,7 +171,8 @@ void print_state_table(std::ostream& out, const benchmark_group& group, bool nam
   }
   print_header(out, header, numeric);
 
-  for (const auto* run : group.runs) {
+  for (const auto i : group.runs) {
+    const auto* run = &runs[i];
     std::vector<std::string> cells;
     for (const auto& axis : group.axes) {
       cells.push_back(axis_value(*run, axis));
@@ -269,9 +237,9 @@ std::string describe_energy(const energy_summary& e) {
   if (!e.available || !e.joules_per_iteration || !e.average_watts) {
     return "unavailable: " + e.unavailable_reason;
   }
-  return fmt::format("{:.3f} mJ per iteration, {:.1f} W on average (NVML's energy counter over "
-                     "each trial, its L2 flushes included)",
-                     *e.joules_per_iteration * 1e3, *e.average_watts);
+  return fmt::format("{} per iteration, {:.1f} W on average (NVML's energy counter over each "
+                     "trial, its L2 flushes included)",
+                     detail::energy_text(*e.joules_per_iteration), *e.average_watts);
 }
 
 // "roofline 140.2 µs (compute-bound: bf16_tensor 1070.5 TFLOP/s, DRAM 4915.2 GB/s); compute
@@ -372,12 +340,12 @@ class markdown_writer final : public report_writer {
     if (name_gpu) {
       print_devices(out, devices);
     }
-    for (const auto& group : group_by_benchmark(runs)) {
+    for (const auto& group : detail::group_by_benchmark(runs)) {
       out << "## " << detail::markdown_text(group.name) << "\n\n";
-      print_state_table(out, group, name_gpu);
-      for (const auto* run : group.runs) {
-        if (has_details(*run)) {
-          print_state_details(out, *run);
+      print_state_table(out, group, runs, name_gpu);
+      for (const auto i : group.runs) {
+        if (has_details(runs[i])) {
+          print_state_details(out, runs[i]);
         }
       }
     }

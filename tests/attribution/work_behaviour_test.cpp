@@ -133,9 +133,9 @@ TEST(work_behaviour, an_iteration_that_starts_long_after_its_flush_waited_for_th
   EXPECT_DOUBLE_EQ(work.longest_host_gap_ns, 40'000);
   EXPECT_EQ(warnings_about(work, 4),
             std::vector<std::string>{
-                "the GPU waited for the host before 2 of 4 iterations (up to 40.0 µs idle after "
-                "the flush): the host launches the work more slowly than the GPU runs it, so "
-                "times may include host launch gaps"});
+                "the GPU waited for the host before 2 of 4 iterations (idle up to 40.0 µs "
+                "before the work started): the host launches the work more slowly than "
+                "the GPU runs it, so times may include host launch gaps"});
 }
 
 TEST(work_behaviour, one_host_gap_in_two_hundred_iterations_is_counted_but_not_warned) {

@@ -8,6 +8,7 @@
 #include <kerntime/measure.hpp>
 
 #include <cstdio>
+#include <optional>
 
 #include "cuda_check.hpp"
 #include "fill_kernel.hpp"
@@ -28,10 +29,18 @@ protocol graph_protocol(backend_request backend) {
 
 class graph_mode : public gpu_test {
 protected:
+  // Allocated after the skip check: a machine without a GPU must skip, not fail in cudaMalloc.
+  void SetUp() override {
+    gpu_test::SetUp();
+    if (!IsSkipped()) {
+      buffers_.emplace(fill_count * 3);
+    }
+  }
+
   // Several tiny kernels: a fill of the input set's buffer and empty kernels.
   work_function tiny_kernels() {
     return [this](cudaStream_t stream, int set) {
-      testkit::launch_fill(stream, buffers_.data() + fill_count * static_cast<std::size_t>(set), 7,
+      testkit::launch_fill(stream, buffers_->data() + fill_count * static_cast<std::size_t>(set), 7,
                            fill_count);
       for (int k = 0; k < empty_kernels; ++k) {
         testkit::launch_empty(stream);
@@ -39,7 +48,7 @@ protected:
     };
   }
 
-  device_buffer<int> buffers_{fill_count * 3};
+  std::optional<device_buffer<int>> buffers_;
 };
 
 TEST_F(graph_mode, every_kernel_of_a_graph_launch_is_attributed_to_its_iteration) {

@@ -141,11 +141,28 @@ benchmark_run ok_run() {
                 "samples are kept"};
   r.wall_seconds = 0.25;
   r.flush_bytes = 125829120;
+  r.energy.available = true;
+  r.energy.joules_per_iteration = 0.0912;
+  r.energy.average_watts = 520.4;
 
   benchmark_run run = state_run("gemm_bf16", {{"M", "4096"}, {"N", "4096"}});
   run.result = std::move(r);
   run.flops = 2.0 * 4096 * 4096 * 4096;
   run.bytes = 3.0 * 4096 * 4096 * 2;
+  run.flops_precision = flop_precision::bf16_tensor;
+  // An H200's table peaks: 137.4 TFLOP in 175.3 µs is 73.2 % of 1070.5 TFLOP/s.
+  speed_of_light sol;
+  sol.precision = flop_precision::bf16_tensor;
+  sol.peak_flops_per_s = 1070.53056e12;
+  sol.peak_bytes_per_s = 4814.304e9;
+  sol.compute_pct = 73.231;
+  sol.memory_pct = 11.927;
+  sol.bound = roofline_bound::compute;
+  sol.roofline_ns = 128384.0;
+  sol.peak_source = "table sm_90: 132 SMs × 1980 MHz × FLOP/clk/SM; DRAM 2 × 3201 MHz × 6016 bit";
+  sol.achievable = achievable_speed_of_light{1085.2e12, 4265.3e9, 72.24, 13.462,
+                                             "calibration.json (NVIDIA H200, 2026-12-01)"};
+  run.sol = sol;
   run.device =
       run_device{"gpu-node-7", 1, "NVIDIA H200", "GPU-8c3f0b2e-1d2c-4e5f-8a9b-0c1d2e3f4a5b"};
   run.plan_index = 1;
