@@ -19,7 +19,7 @@ ctest --test-dir "$build" -N >/dev/null  # let gtest discovery cache its lists
 # CPU-only programs (the examples, the CPU tests) stay behind too: the carry is limited to
 # 64 MiB. ctest there lists a missing test executable as NOT_BUILT, outside the gpu label.
 (cd "$build" && find . -name CMakeFiles -prune -o -path ./tests/consumer/find_package -prune -o -path ./tests/consumer/add_subdirectory -prune -o -path ./examples -prune -o -type f -executable ! -name '*.so' ! -name '*.sh' -print) |
-  awk '!/^\.\/tests\// || /^\.\/tests\/gpu\//' |
+  awk '!/^\.\/tests\// || /^\.\/tests\/gpu\// || /_gpu_tests$/' |
   while read -r f; do
     mkdir -p "$stage/$(dirname "$f")"
     cp -p "$build/$f" "$stage/$f"

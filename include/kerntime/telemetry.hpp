@@ -26,24 +26,21 @@ struct trial_telemetry {
   // The measured clock over the maximum SM clock: what the throttle rule compares with the
   // protocol's throttle_threshold. Empty when either is unknown (the trial is then not judged).
   std::optional<double> sm_clock_fraction;
-  bool throttled = false;      // sm_clock_fraction < throttle_threshold; NVML's reasons never decide
+  bool throttled = false; // sm_clock_fraction < throttle_threshold; NVML's reasons never decide
   std::string throttle_reason; // why the trial was flagged, empty when not throttled
-  // NVML's total-energy counter (millijoules since the driver loaded) read just before the
-  // trial's work is enqueued and just after it finished, and the host seconds between the two
-  // reads. Empty where the counter could not be read.
-  std::optional<std::uint64_t> energy_mj_before;
-  std::optional<std::uint64_t> energy_mj_after;
-  std::optional<double> energy_interval_s;
 };
 
-// The energy of a measurement, from its trials' counter readings. What the counter covers: the
-// whole trial between the two reads, the L2 flush before each iteration included
-// (docs/telemetry.md). Never a zero for "unknown": unavailable, with the reason.
+// The energy of a measurement: NVML's total-energy counter read before the first trial and after
+// the last. What it covers: every trial, the L2 flush before each iteration and the gaps between
+// trials included (docs/telemetry.md). Read only over at least 2 s of trials (the counter moves
+// in ~100 ms steps); never a zero for "unknown": unavailable, with the reason.
 struct energy_summary {
   bool available = false;
   std::string unavailable_reason;
-  std::optional<double> joules_per_iteration; // trials' energy over their iterations
-  std::optional<double> average_watts;        // trials' energy over their read-to-read time
+  std::optional<double> joules_per_iteration; // the window's energy over its iterations
+  std::optional<double> average_watts;        // the window's energy over its length
+  std::optional<double> window_s;             // host seconds between the two counter reads
+  std::size_t window_iterations = 0;          // iterations run in the window, re-run trials too
 };
 
 // Static facts about the device, read once per measurement.

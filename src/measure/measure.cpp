@@ -21,8 +21,8 @@
 #include "measure/launch_queue.hpp"
 #include "measure/measure_with_sharing.hpp"
 #include "measure/warmup.hpp"
-#include "result/energy.hpp"
 #include "result/summarise.hpp"
+#include "telemetry/energy_summary.hpp"
 #include "telemetry/telemetry_probe.hpp"
 
 namespace kerntime {
@@ -160,7 +160,8 @@ public:
       r.telemetry = probe_->device(); // "clocks look locked" is revised by every trial's reading
       r.warnings.insert(r.warnings.end(), probe_->warnings().begin(), probe_->warnings().end());
     }
-    r.energy = detail::summarise_energy(r.trials, protocol_, r.telemetry);
+    r.energy =
+        detail::summarise_energy(probe_ ? probe_->energy() : std::nullopt, protocol_, r.telemetry);
     return r;
   }
 

@@ -50,6 +50,7 @@ template <typename RunTrial, typename Drop, typename AroundProbe>
                                      const std::function<std::vector<double>()>& trial_medians) {
   kept_trials kept;
   int reruns_left = context.settings.discard_throttled ? max_throttle_reruns : 0;
+  std::size_t trials_run = 0; // kept, re-run and dropped: all of them are in the energy window
   for (int trial = 0;; ++trial) {
     for (;;) {
       if (context.probe != nullptr) {
@@ -57,6 +58,7 @@ template <typename RunTrial, typename Drop, typename AroundProbe>
       }
       context.trial_stalled = false;
       auto handle = run_trial(trial);
+      ++trials_run;
       trial_telemetry telemetry;
       if (context.probe != nullptr) {
         around_probe([&] { telemetry = context.probe->after_trial(context.stream); });
@@ -86,6 +88,10 @@ template <typename RunTrial, typename Drop, typename AroundProbe>
       kept.stopped_because = *reason;
       break;
     }
+  }
+  if (context.probe != nullptr) {
+    context.probe->close_energy_window(trials_run *
+                                       static_cast<std::size_t>(context.settings.repeats));
   }
   // One line for the state, not one per trial (throttle_summary.hpp).
   if (const std::string throttled = describe_throttling(

@@ -36,6 +36,7 @@ constexpr const char* result_columns[] = {"status",
                                           "warmup_iterations",
                                           "timing_backend",
                                           "backend_reason",
+                                          "launch",
                                           "tflop_per_s",
                                           "gb_per_s",
                                           "sol_bound",
@@ -104,6 +105,7 @@ std::vector<std::string> result_cells(const benchmark_run& run) {
   cells.push_back(std::to_string(stop.warmup_iterations));
   cells.emplace_back(to_string(r.backend));
   cells.push_back(r.backend_reason);
+  cells.emplace_back(to_string(r.protocol_used.launch));
   cells.push_back(optional_cell(detail::tflop_per_second(run), "{:.3f}"));
   cells.push_back(optional_cell(detail::gigabytes_per_second(run), "{:.3f}"));
   add_speed_of_light(cells, run.sol);

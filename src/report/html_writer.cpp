@@ -302,7 +302,12 @@ private:
     bool any_sol = false;
     bool any_achievable = false;
     bool any_energy = false;
+    // Graph launches get a column, unless a --cuda-graph=both axis already names every row's.
+    const bool launch_axis = std::find(axes.begin(), axes.end(), "launch") != axes.end();
+    bool any_graph = false;
     for (const auto i : group.runs) {
+      any_graph = any_graph || (!launch_axis && runs[i].result &&
+                                runs[i].result->protocol_used.launch == launch_mode::graph);
       any_sol = any_sol || runs[i].sol.has_value();
       any_achievable = any_achievable || (runs[i].sol && runs[i].sol->achievable);
       any_energy = any_energy || (runs[i].result && runs[i].result->energy.available);
@@ -326,6 +331,9 @@ private:
     if (any_energy) {
       out << "<th>energy/iter</th><th>power</th>";
     }
+    if (any_graph) {
+      out << "<th>launch</th>";
+    }
     out << "<th>backend</th>";
     if (compared_ != nullptr) {
       out << "<th>new / base</th>";
@@ -342,7 +350,8 @@ private:
       }
       if (run.status != run_status::ok || !run.result) {
         const int span = 6 + (throughput ? 2 : 0) + (any_sol ? 1 : 0) + (any_achievable ? 1 : 0) +
-                         (any_energy ? 2 : 0) + 1 + (compared_ != nullptr ? 1 : 0);
+                         (any_energy ? 2 : 0) + (any_graph ? 1 : 0) + 1 +
+                         (compared_ != nullptr ? 1 : 0);
         const bool failed = run.status == run_status::failed;
         out << fmt::format(
             "<td colspan=\"{}\" class=\"{}\">{}</td></tr>\n", span, failed ? "failed" : "skipped",
@@ -384,6 +393,9 @@ private:
                              "\xE2\x80\x93</span></td>",
                              html_escape("energy unavailable: " + r.energy.unavailable_reason));
         }
+      }
+      if (any_graph) {
+        out << cell(to_string(r.protocol_used.launch));
       }
       out << cell(to_string(r.backend));
       if (compared_ != nullptr) {
@@ -548,7 +560,7 @@ private:
           << (r.energy.average_watts
                   ? html_escape(fmt::format(", {:.1f} W on average", *r.energy.average_watts))
                   : std::string())
-          << " (NVML's energy counter over each trial, the L2 flush included).</p>\n";
+          << html_escape(detail::energy_window_text(r.energy)) << ".</p>\n";
     } else if (!r.energy.unavailable_reason.empty()) {
       out << "<p>Energy unavailable: " << html_escape(r.energy.unavailable_reason) << "</p>\n";
     }

@@ -231,15 +231,15 @@ void print_kernel_table(std::ostream& out, const measurement_result& r) {
   out << '\n';
 }
 
-// "45.612 mJ per iteration, 512.3 W on average (NVML's energy counter over each trial, its L2
-// flushes included)", or why there is no reading.
+// "45.612 mJ per iteration, 512.3 W on average (NVML's energy counter over 5.712 s of trials, the
+// L2 flushes and the gaps between trials included)", or why there is no reading.
 std::string describe_energy(const energy_summary& e) {
   if (!e.available || !e.joules_per_iteration || !e.average_watts) {
     return "unavailable: " + e.unavailable_reason;
   }
-  return fmt::format("{} per iteration, {:.1f} W on average (NVML's energy counter over each "
-                     "trial, its L2 flushes included)",
-                     detail::energy_text(*e.joules_per_iteration), *e.average_watts);
+  return fmt::format("{} per iteration, {:.1f} W on average{}",
+                     detail::energy_text(*e.joules_per_iteration), *e.average_watts,
+                     detail::energy_window_text(e));
 }
 
 // "roofline 140.2 µs (compute-bound: bf16_tensor 1070.5 TFLOP/s, DRAM 4915.2 GB/s); compute

@@ -171,9 +171,9 @@ trial_result trial_of(const json& j) {
   trial.telemetry.sm_clock_fraction = added_later<double>(t, "sm_clock_fraction");
   trial.telemetry.throttled = t.at("throttled").get<bool>();
   trial.telemetry.throttle_reason = t.at("throttle_reason").get<std::string>();
-  trial.telemetry.energy_mj_before = added_later<std::uint64_t>(t, "energy_mj_before");
-  trial.telemetry.energy_mj_after = added_later<std::uint64_t>(t, "energy_mj_after");
-  trial.telemetry.energy_interval_s = added_later<double>(t, "energy_interval_s");
+  // Files from before energy was read per measurement carry per-trial counter readings
+  // (energy_mj_before, energy_mj_after, energy_interval_s): their energy block already holds the
+  // summary, so the readings are not needed.
   return trial;
 }
 
@@ -243,6 +243,8 @@ energy_summary energy_of(const json& result) {
   e.unavailable_reason = j.at("unavailable_reason").get<std::string>();
   e.joules_per_iteration = optional_of<double>(j, "joules_per_iteration");
   e.average_watts = optional_of<double>(j, "average_watts");
+  e.window_s = added_later<double>(j, "window_s");
+  e.window_iterations = added_later<std::size_t>(j, "window_iterations").value_or(0);
   return e;
 }
 

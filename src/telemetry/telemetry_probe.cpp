@@ -115,6 +115,7 @@ std::unique_ptr<telemetry_probe> telemetry_probe::open(const probe_setup& setup,
   }
 
   probe->measured_sm_clock_stand_in_ = setup.measured_sm_clock;
+  probe->energy_min_window_ = setup.energy_min_window;
   if (setup.clock_check) {
     std::string reason = no_gpu_reason;
     if (gpu) {
@@ -136,11 +137,30 @@ void telemetry_probe::before_trial(cudaStream_t /*stream*/) {
   // The GPU side of the probe runs after the trial (see after_trial); before it, the GPU may
   // still be between trials, and a check there would read an idle clock.
   before_ = read_now();
-  // The energy counter last and its pair first, so the window holds the trial and little else.
-  if (reader_) {
-    energy_before_mj_ = reader_->read_energy_mj();
-    energy_before_time_ = std::chrono::steady_clock::now();
+  // The energy counter last, so the window holds the trials and little else.
+  if (reader_ && !open_window_) {
+    open_window_.emplace();
+    open_window_->min_seconds = energy_min_window_.count();
+    open_window_->mj_before = reader_->read_energy_mj();
+    collect_nvml_failures();
+    energy_window_start_ = std::chrono::steady_clock::now();
   }
+}
+
+void telemetry_probe::close_energy_window(std::size_t iterations) {
+  if (!open_window_) {
+    return;
+  }
+  energy_window window = *std::exchange(open_window_, std::nullopt);
+  window.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - energy_window_start_)
+          .count();
+  window.iterations = iterations;
+  if (window.mj_before && window.seconds >= window.min_seconds) {
+    window.mj_after = reader_->read_energy_mj();
+    collect_nvml_failures();
+  }
+  energy_ = window;
 }
 
 trial_telemetry telemetry_probe::after_trial(cudaStream_t stream) {
@@ -151,14 +171,6 @@ trial_telemetry telemetry_probe::after_trial(cudaStream_t stream) {
     trial.measured_sm_clock_mhz = clock_check_->read_mhz();
   } else if (measured_sm_clock_stand_in_) {
     trial.measured_sm_clock_mhz = measured_sm_clock_stand_in_();
-  }
-  if (reader_) {
-    trial.energy_mj_after = reader_->read_energy_mj();
-    const auto now = std::chrono::steady_clock::now();
-    trial.energy_mj_before = std::exchange(energy_before_mj_, std::nullopt);
-    if (trial.energy_mj_before && trial.energy_mj_after) {
-      trial.energy_interval_s = std::chrono::duration<double>(now - energy_before_time_).count();
-    }
   }
   trial.before = std::exchange(before_, std::nullopt);
   trial.after = read_now();

@@ -21,6 +21,7 @@
 #include "kerntime/telemetry.hpp"
 #include "telemetry/clock_check.hpp"
 #include "telemetry/clock_event_reasons.hpp"
+#include "telemetry/energy_window.hpp"
 #include "telemetry/nvml_api.hpp"
 #include "telemetry/nvml_reader.hpp"
 #include "telemetry/throttle_decision.hpp"
@@ -36,6 +37,8 @@ struct probe_setup {
   bool clock_check = true;             // the on-GPU check (needs a GPU, cuda_device current)
   // Tests without a GPU: the SM clock each trial measured, in place of the on-GPU check.
   std::function<std::optional<double>()> measured_sm_clock;
+  // The shortest window whose energy is read at its end (tests shorten it).
+  std::chrono::duration<double> energy_min_window = detail::energy_min_window;
 };
 
 class telemetry_probe {
@@ -55,8 +58,15 @@ public:
   // on-GPU clock check that could not be set up, no maximum clock to compare against.
   [[nodiscard]] const std::vector<std::string>& warnings() const { return warnings_; }
 
-  // Host side only: the NVML snapshot taken before the trial's work is enqueued.
+  // Host side only: the NVML snapshot taken before the trial's work is enqueued. The first call
+  // of a measurement also opens its energy window (energy_window.hpp).
   void before_trial(cudaStream_t stream);
+
+  // After the last trial: closes the energy window over `iterations` iterations, reading the
+  // counter again only when the window is long enough to mean something.
+  void close_energy_window(std::size_t iterations);
+  // The closed window; empty without NVML or before close_energy_window.
+  [[nodiscard]] const std::optional<energy_window>& energy() const { return energy_; }
 
   // Call after the trial's work is enqueued on `stream`. Enqueues the on-GPU clock check behind
   // that work (so it measures the clock the work ran at, not an idle one), synchronizes
@@ -79,8 +89,10 @@ private:
   std::function<std::optional<double>()> measured_sm_clock_stand_in_;
   std::optional<double> max_sm_clock_mhz_;
   std::optional<gpu_snapshot> before_;
-  std::optional<std::uint64_t> energy_before_mj_;
-  std::chrono::steady_clock::time_point energy_before_time_;
+  std::chrono::duration<double> energy_min_window_ = detail::energy_min_window;
+  std::optional<energy_window> open_window_; // from the first before_trial to the window's end
+  std::chrono::steady_clock::time_point energy_window_start_;
+  std::optional<energy_window> energy_;
   std::vector<std::string> warnings_;
 };
 

@@ -86,5 +86,21 @@ TEST(LaunchMode, JunitAndGoogleBenchmarkNameGraphLaunches) {
   EXPECT_EQ(print(*make_junit_writer(), sample_runs()).find(R"(name="launch")"), std::string::npos);
 }
 
+TEST(LaunchMode, CsvHasALaunchColumnForEveryRow) {
+  const std::string graph = print(*make_csv_writer(), graph_runs());
+  const std::string header = graph.substr(0, graph.find('\n'));
+  EXPECT_NE(header.find(",timing_backend,backend_reason,launch,"), std::string::npos) << header;
+  EXPECT_NE(graph.find(",cupti,"), std::string::npos);
+  EXPECT_NE(graph.find(",graph,"), std::string::npos) << graph;
+  EXPECT_EQ(print(*make_csv_writer(), sample_runs()).find(",graph,"), std::string::npos);
+}
+
+TEST(LaunchMode, HtmlGivesGraphRunsALaunchColumnAndStreamRunsNone) {
+  const std::string graph = print(*make_html_writer(), graph_runs());
+  EXPECT_NE(graph.find("<th>launch</th><th>backend</th>"), std::string::npos);
+  EXPECT_NE(graph.find("<td>graph</td><td>cupti</td>"), std::string::npos);
+  EXPECT_EQ(print(*make_html_writer(), sample_runs()).find("<th>launch</th>"), std::string::npos);
+}
+
 } // namespace
 } // namespace kerntime::test

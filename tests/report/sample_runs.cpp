@@ -144,6 +144,8 @@ benchmark_run ok_run() {
   r.energy.available = true;
   r.energy.joules_per_iteration = 0.0912;
   r.energy.average_watts = 520.4;
+  r.energy.window_s = 2.5;            // 520.4 W over 2.5 s = 1301 J
+  r.energy.window_iterations = 14265; // 1301 J / 0.0912 J
 
   benchmark_run run = state_run("gemm_bf16", {{"M", "4096"}, {"N", "4096"}});
   run.result = std::move(r);

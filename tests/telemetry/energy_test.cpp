@@ -1,10 +1,13 @@
-// Energy per trial from NVML's total-energy counter, against the fake driver: the probe reads the
-// counter either side of each trial, summarise_energy turns the readings into joules per
-// iteration and average watts, and every way of having no reading says why (never a zero).
+// Energy per measurement from NVML's total-energy counter, against the fake driver: the probe reads
+// the counter before the first trial and after the last (only when the window is long enough),
+// summarise_energy turns the window into joules per iteration and average watts, and every way of
+// having no reading says why (never a zero).
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "fake_nvml.hpp"
-#include "result/energy.hpp"
+#include "telemetry/energy_summary.hpp"
 #include "telemetry/telemetry_probe.hpp"
 
 namespace kerntime::detail {
@@ -19,25 +22,26 @@ protected:
     api_ = testing::fake_nvml_api();
   }
 
-  std::unique_ptr<telemetry_probe> open_fake(const protocol& p = {}) {
+  std::unique_ptr<telemetry_probe> open_fake(std::chrono::duration<double> min_window) {
     probe_setup setup;
     setup.nvml = &api_;
     setup.pci_bus_id = "00000000:19:00.0";
     setup.clock_check = false;
-    return telemetry_probe::open(setup, p);
+    setup.energy_min_window = min_window;
+    return telemetry_probe::open(setup, protocol{});
   }
 
   nvml_api api_;
 };
 
-trial_result trial_of(std::size_t iterations, std::uint64_t before_mj, std::uint64_t after_mj,
-                      double seconds) {
-  trial_result t;
-  t.iterations.resize(iterations);
-  t.telemetry.energy_mj_before = before_mj;
-  t.telemetry.energy_mj_after = after_mj;
-  t.telemetry.energy_interval_s = seconds;
-  return t;
+energy_window window_of(std::size_t iterations, std::uint64_t before_mj,
+                        std::optional<std::uint64_t> after_mj, double seconds) {
+  energy_window w;
+  w.mj_before = before_mj;
+  w.mj_after = after_mj;
+  w.seconds = seconds;
+  w.iterations = iterations;
+  return w;
 }
 
 device_telemetry nvml_present() {
@@ -46,81 +50,136 @@ device_telemetry nvml_present() {
   return d;
 }
 
-TEST_F(energy_test, TheProbeReadsTheCounterEitherSideOfATrial) {
-  const auto probe = open_fake();
+TEST_F(energy_test, TheCounterIsReadOnceBeforeTheFirstTrialAndOnceAfterTheLast) {
+  const auto probe = open_fake(std::chrono::duration<double>{0});
   fake_nvml().energy_mj = 5'000'000;
-  fake_nvml().energy_step_mj = 1'234; // the counter moves 1.234 J between the two reads
-  probe->before_trial(nullptr);
-  const trial_telemetry t = probe->after_trial(nullptr);
-  ASSERT_TRUE(t.energy_mj_before && t.energy_mj_after && t.energy_interval_s);
-  EXPECT_EQ(*t.energy_mj_before, 5'000'000u);
-  EXPECT_EQ(*t.energy_mj_after, 5'001'234u);
-  EXPECT_GE(*t.energy_interval_s, 0.0);
+  fake_nvml().energy_step_mj = 1'234; // the counter moves 1.234 J per read
+  const long reads_before = fake_nvml().calls;
+  for (int trial = 0; trial < 3; ++trial) {
+    probe->before_trial(nullptr);
+    (void)probe->after_trial(nullptr);
+  }
+  EXPECT_FALSE(probe->energy()) << "the window is open until closed";
+  probe->close_energy_window(150);
+  ASSERT_TRUE(probe->energy());
+  const energy_window& w = *probe->energy();
+  ASSERT_TRUE(w.mj_before && w.mj_after);
+  EXPECT_EQ(*w.mj_before, 5'000'000u);
+  EXPECT_EQ(*w.mj_after, 5'001'234u); // one read in between: no read per trial
+  EXPECT_EQ(w.iterations, 150u);
+  EXPECT_GE(w.seconds, 0.0);
+  // Three trials of NVML snapshots (5 getters before, 5 after) and two counter reads.
+  EXPECT_EQ(fake_nvml().calls - reads_before, 3 * 10 + 2);
 }
 
-TEST_F(energy_test, AGpuWithoutTheCounterLeavesTheReadingsEmptyWithoutAWarning) {
-  fake_nvml().energy_result = nvml_error_not_supported;
-  const auto probe = open_fake();
+TEST_F(energy_test, AShortWindowIsNotReadAtItsEnd) {
+  const auto probe = open_fake(std::chrono::hours{1});
   probe->before_trial(nullptr);
-  const trial_telemetry t = probe->after_trial(nullptr);
-  EXPECT_FALSE(t.energy_mj_before);
-  EXPECT_FALSE(t.energy_mj_after);
-  EXPECT_FALSE(t.energy_interval_s);
+  (void)probe->after_trial(nullptr);
+  const long calls = fake_nvml().calls;
+  probe->close_energy_window(50);
+  EXPECT_EQ(fake_nvml().calls, calls) << "a window shorter than the minimum costs no read";
+  ASSERT_TRUE(probe->energy());
+  EXPECT_TRUE(probe->energy()->mj_before);
+  EXPECT_FALSE(probe->energy()->mj_after);
+  const energy_summary e = summarise_energy(probe->energy(), protocol{}, probe->device());
+  EXPECT_FALSE(e.available);
+  EXPECT_FALSE(e.joules_per_iteration);
+  EXPECT_NE(e.unavailable_reason.find("--repeat"), std::string::npos) << e.unavailable_reason;
+}
+
+TEST_F(energy_test, AGpuWithoutTheCounterSaysSoWithoutAWarning) {
+  fake_nvml().energy_result = nvml_error_not_supported;
+  const auto probe = open_fake(std::chrono::duration<double>{0});
+  probe->before_trial(nullptr);
+  (void)probe->after_trial(nullptr);
+  probe->close_energy_window(10);
+  ASSERT_TRUE(probe->energy());
+  EXPECT_FALSE(probe->energy()->mj_before);
+  EXPECT_FALSE(probe->energy()->mj_after);
   EXPECT_TRUE(probe->warnings().empty());
-  std::vector<trial_result> trials{trial_result{{{1, 1}}, t}};
-  const energy_summary e = summarise_energy(trials, protocol{}, probe->device());
+  const energy_summary e = summarise_energy(probe->energy(), protocol{}, probe->device());
   EXPECT_FALSE(e.available);
   EXPECT_FALSE(e.joules_per_iteration);
   EXPECT_FALSE(e.average_watts);
   EXPECT_NE(e.unavailable_reason.find("nvmlDeviceGetTotalEnergyConsumption"), std::string::npos);
 }
 
-TEST(summarise_energy_test, JoulesPerIterationAndWattsOverTheKeptTrials) {
-  // Two trials of 50 iterations: 30 J in 0.1 s and 32 J in 0.1 s.
-  // Joules per iteration: 62 J / 100 = 0.62 J; average power: 62 J / 0.2 s = 310 W.
-  const std::vector<trial_result> trials{trial_of(50, 1'000'000, 1'030'000, 0.1),
-                                         trial_of(50, 1'030'500, 1'062'500, 0.1)};
-  const energy_summary e = summarise_energy(trials, protocol{}, nvml_present());
+TEST_F(energy_test, ALostGpuAtTheWindowsEndWarnsAndSaysWhy) {
+  const auto probe = open_fake(std::chrono::duration<double>{0});
+  probe->before_trial(nullptr);
+  (void)probe->after_trial(nullptr);
+  fake_nvml().calls_before_failure = fake_nvml().calls; // the GPU is lost before the last read
+  probe->close_energy_window(10);
+  ASSERT_TRUE(probe->energy());
+  EXPECT_TRUE(probe->energy()->mj_before);
+  EXPECT_FALSE(probe->energy()->mj_after);
+  ASSERT_EQ(probe->warnings().size(), 1U);
+  EXPECT_NE(probe->warnings()[0].find("nvmlDeviceGetTotalEnergyConsumption"), std::string::npos);
+  const energy_summary e = summarise_energy(probe->energy(), protocol{}, probe->device());
+  EXPECT_FALSE(e.available);
+  EXPECT_NE(e.unavailable_reason.find("could not be read after the trials"), std::string::npos);
+}
+
+TEST(summarise_energy_test, JoulesPerIterationAndWattsOverTheWindow) {
+  // 500 iterations in 2.5 s: 1,550 J. Joules per iteration: 1550 / 500 = 3.1 J; 1550 / 2.5 = 620 W.
+  const energy_summary e =
+      summarise_energy(window_of(500, 1'000'000, 2'550'000, 2.5), protocol{}, nvml_present());
   ASSERT_TRUE(e.available) << e.unavailable_reason;
-  EXPECT_DOUBLE_EQ(*e.joules_per_iteration, 0.62);
-  EXPECT_DOUBLE_EQ(*e.average_watts, 310.0);
+  EXPECT_DOUBLE_EQ(*e.joules_per_iteration, 3.1);
+  EXPECT_DOUBLE_EQ(*e.average_watts, 620.0);
+  EXPECT_DOUBLE_EQ(*e.window_s, 2.5);
+  EXPECT_EQ(e.window_iterations, 500u);
   EXPECT_EQ(e.unavailable_reason, "");
 }
 
-TEST(summarise_energy_test, ATrialWhoseCounterWentBackwardsIsLeftOut) {
-  const std::vector<trial_result> trials{trial_of(10, 2'000, 1'000, 0.1),
-                                         trial_of(10, 1'000, 3'000, 0.01)};
-  const energy_summary e = summarise_energy(trials, protocol{}, nvml_present());
-  ASSERT_TRUE(e.available);
-  EXPECT_DOUBLE_EQ(*e.joules_per_iteration, 0.2); // 2 J over 10 iterations
-  EXPECT_DOUBLE_EQ(*e.average_watts, 200.0);      // 2 J in 10 ms
-  const energy_summary none =
-      summarise_energy({trial_of(10, 2'000, 1'000, 0.1)}, protocol{}, nvml_present());
-  EXPECT_FALSE(none.available);
-  EXPECT_NE(none.unavailable_reason.find("went backwards"), std::string::npos);
-}
-
-TEST(summarise_energy_test, ACounterThatDidNotAdvanceIsNoReadingNotZero) {
+TEST(summarise_energy_test, AWindowShorterThanTheMinimumSuggestsRepeatsThatReachIt) {
+  // 50 repeats lasted 0.04 s in all; 2 s needs 50 x 2 / 0.04 x 1.2 = 3000 repeats.
   const energy_summary e =
-      summarise_energy({trial_of(10, 5'000, 5'000, 0.002)}, protocol{}, nvml_present());
+      summarise_energy(window_of(250, 1'000, std::nullopt, 0.04), protocol{}, nvml_present());
   EXPECT_FALSE(e.available);
   EXPECT_FALSE(e.joules_per_iteration);
-  EXPECT_NE(e.unavailable_reason.find("did not advance"), std::string::npos);
-  EXPECT_NE(e.unavailable_reason.find("--repeat"), std::string::npos);
+  EXPECT_EQ(e.unavailable_reason,
+            "the trials lasted 0.040 s; NVML's energy counter moves in steps (about every 0.1 s "
+            "on an H200), so kerntime reads energy over at least 2 s of trials; measure longer, "
+            "e.g. --repeat 3000");
+  EXPECT_DOUBLE_EQ(*e.window_s, 0.04);
 }
 
-TEST(summarise_energy_test, TelemetryOffOrNoNvmlSaysWhy) {
+TEST(summarise_energy_test, ACounterThatWentBackwardsOrStoodStillIsNoReadingNotZero) {
+  const energy_summary backwards =
+      summarise_energy(window_of(10, 2'000, 1'000, 3.0), protocol{}, nvml_present());
+  EXPECT_FALSE(backwards.available);
+  EXPECT_NE(backwards.unavailable_reason.find("went backwards"), std::string::npos);
+  const energy_summary still =
+      summarise_energy(window_of(10, 5'000, 5'000, 3.0), protocol{}, nvml_present());
+  EXPECT_FALSE(still.available);
+  EXPECT_FALSE(still.joules_per_iteration);
+  EXPECT_NE(still.unavailable_reason.find("did not advance"), std::string::npos);
+}
+
+TEST(summarise_energy_test, AFailedReadAtTheEndSaysSo) {
+  const energy_summary e =
+      summarise_energy(window_of(10, 5'000, std::nullopt, 3.0), protocol{}, nvml_present());
+  EXPECT_FALSE(e.available);
+  EXPECT_NE(e.unavailable_reason.find("could not be read after the trials"), std::string::npos);
+}
+
+TEST(summarise_energy_test, TelemetryOffOrNoNvmlOrNoWindowSaysWhy) {
   protocol off;
   off.telemetry = false;
-  const std::vector<trial_result> trials{trial_of(10, 0, 1'000, 0.1)};
-  EXPECT_NE(summarise_energy(trials, off, nvml_present()).unavailable_reason.find("--no-telemetry"),
+  const auto window = std::optional<energy_window>(window_of(10, 0, 1'000, 3.0));
+  EXPECT_NE(summarise_energy(window, off, nvml_present()).unavailable_reason.find("--no-telemetry"),
             std::string::npos);
   device_telemetry missing;
   missing.unavailable_reason = "libnvidia-ml.so.1: cannot open shared object file";
-  const energy_summary e = summarise_energy(trials, protocol{}, missing);
+  const energy_summary e = summarise_energy(window, protocol{}, missing);
   EXPECT_FALSE(e.available);
   EXPECT_EQ(e.unavailable_reason,
             "NVML is not available: libnvidia-ml.so.1: cannot open shared object file");
+  EXPECT_NE(summarise_energy(std::nullopt, protocol{}, nvml_present())
+                .unavailable_reason.find("nvmlDeviceGetTotalEnergyConsumption"),
+            std::string::npos);
 }
 
 } // namespace

@@ -65,10 +65,7 @@ json trial_to_json(const trial_result& trial) {
             {"measured_sm_clock_mhz", optional_value(t.measured_sm_clock_mhz)},
             {"sm_clock_fraction", optional_value(t.sm_clock_fraction)},
             {"throttled", t.throttled},
-            {"throttle_reason", t.throttle_reason},
-            {"energy_mj_before", optional_value(t.energy_mj_before)},
-            {"energy_mj_after", optional_value(t.energy_mj_after)},
-            {"energy_interval_s", optional_value(t.energy_interval_s)}}}};
+            {"throttle_reason", t.throttle_reason}}}};
 }
 
 json stopping_to_json(const protocol& p, const stopping_summary& s) {
@@ -116,7 +113,9 @@ json energy_to_json(const energy_summary& e) {
   return {{"available", e.available},
           {"unavailable_reason", e.unavailable_reason},
           {"joules_per_iteration", optional_value(e.joules_per_iteration)},
-          {"average_watts", optional_value(e.average_watts)}};
+          {"average_watts", optional_value(e.average_watts)},
+          {"window_s", optional_value(e.window_s)},
+          {"window_iterations", e.window_iterations}};
 }
 
 json work_to_json(const work_behaviour& w) {

@@ -19,4 +19,13 @@ std::string energy_text(double joules) {
   return joules >= 1.0 ? fmt::format("{:.3f} J", joules) : fmt::format("{:.3f} mJ", joules * 1e3);
 }
 
+std::string energy_window_text(const energy_summary& e) {
+  if (!e.window_s) {
+    return " (NVML's energy counter over the trials, the L2 flushes included)";
+  }
+  return fmt::format(" (NVML's energy counter over {:.3f} s of trials, the L2 flushes and the gaps "
+                     "between trials included)",
+                     *e.window_s);
+}
+
 } // namespace kerntime::detail

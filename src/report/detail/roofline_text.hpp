@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kerntime/roofline.hpp"
+#include "kerntime/telemetry.hpp"
 
 namespace kerntime::detail {
 
@@ -20,5 +21,9 @@ namespace kerntime::detail {
 
 // "45.612 mJ" below one joule, "1.234 J" from there on.
 [[nodiscard]] std::string energy_text(double joules);
+
+// " (NVML's energy counter over 5.712 s of trials, the L2 flushes and the gaps between trials
+// included)"; a file from before the window was recorded gets the words without the length.
+[[nodiscard]] std::string energy_window_text(const energy_summary& e);
 
 } // namespace kerntime::detail
