@@ -51,6 +51,7 @@ std::variant<const cupti_library*, std::string> load_once() {
     return fmt::format("cannot load CUPTI ({}); set KERNTIME_CUPTI_PATH to libcupti.so.13", errors);
   }
   static cupti_library library;
+  library.handle = handle;
   std::string missing;
   bind(handle, "cuptiSubscribe", library.subscribe, missing);
   bind(handle, "cuptiUnsubscribe", library.unsubscribe, missing);

@@ -27,6 +27,9 @@ struct cupti_library {
   CUptiResult (*finalize)() = nullptr;
   CUptiResult (*get_result_string)(CUptiResult, const char**) = nullptr;
   CUptiResult (*get_version)(uint32_t*) = nullptr;
+  // The loaded library, for entry points that a CUPTI may lack without losing timing (the
+  // Profiler Host API of src/counters binds its own table from it).
+  void* handle = nullptr;
 
   // "CUPTI_ERROR_NOT_SUPPORTED (...)": the code's name from CUPTI when it can say.
   [[nodiscard]] std::string describe(CUptiResult result) const;

@@ -1,0 +1,286 @@
+#include "counters/metric_plan.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <numeric>
+#include <string_view>
+#include <utility>
+
+#include "cupti/cupti_library.hpp"
+
+namespace kerntime::detail {
+
+bool metric_plan::all_known() const {
+  return std::all_of(metrics.begin(), metrics.end(), [](const auto& m) { return m.known; });
+}
+
+const std::vector<std::string>& default_metrics() {
+  static const std::vector<std::string> names = {
+      "dram__bytes_read.sum",
+      "dram__bytes_write.sum",
+      "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+      "lts__t_sector_hit_rate.pct",
+      "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+  };
+  return names;
+}
+
+namespace {
+
+// A Host API parameter struct, zeroed, with the size CUPTI reads to know its version.
+template <typename Params> Params host_params(std::size_t struct_size) {
+  Params params{};
+  params.structSize = struct_size;
+  return params;
+}
+
+std::string describe(const profiler_host_library& host, CUptiResult result) {
+  return host.cupti != nullptr ? host.cupti->describe(result)
+                               : fmt::format("CUPTI error {}", static_cast<int>(result));
+}
+
+std::vector<std::string> supported_chips(const profiler_host_library& host) {
+  auto params = host_params<CUpti_Profiler_Host_GetSupportedChips_Params>(
+      CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE);
+  if (const auto result = host.get_supported_chips(&params); result != CUPTI_SUCCESS) {
+    throw counters_unavailable(
+        fmt::format("cuptiProfilerHostGetSupportedChips: {}", describe(host, result)));
+  }
+  return {params.ppChipNames, params.ppChipNames + params.numChips};
+}
+
+// One Host API object for one chip: it holds the metric configuration being built.
+class host_object {
+public:
+  host_object(const profiler_host_library& host, const std::string& chip) : host_(host) {
+    auto params = host_params<CUpti_Profiler_Host_Initialize_Params>(
+        CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+    params.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+    params.pChipName = chip.c_str();
+    if (const auto result = host_.initialize(&params); result != CUPTI_SUCCESS) {
+      throw counters_unavailable(fmt::format("cuptiProfilerHostInitialize for chip {}: {}", chip,
+                                             describe(host_, result)));
+    }
+    object_ = params.pHostObject;
+  }
+  host_object(const host_object&) = delete;
+  host_object& operator=(const host_object&) = delete;
+  host_object(host_object&&) = delete;
+  host_object& operator=(host_object&&) = delete;
+  ~host_object() {
+    auto params = host_params<CUpti_Profiler_Host_Deinitialize_Params>(
+        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+    params.pHostObject = object_;
+    (void)host_.deinitialize(&params);
+  }
+
+  // False when the chip does not know a name (CUPTI_ERROR_INVALID_PARAMETER, the whole call
+  // refused); other failures throw.
+  [[nodiscard]] bool add_metrics(const std::vector<const char*>& names) {
+    auto params = host_params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+    params.pHostObject = object_;
+    params.ppMetricNames = const_cast<const char**>(names.data());
+    params.numMetrics = names.size();
+    const auto result = host_.config_add_metrics(&params);
+    if (result == CUPTI_ERROR_INVALID_PARAMETER) {
+      return false;
+    }
+    check(result, "cuptiProfilerHostConfigAddMetrics");
+    return true;
+  }
+
+  [[nodiscard]] std::size_t passes() {
+    auto size = host_params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    size.pHostObject = object_;
+    check(host_.get_config_image_size(&size), "cuptiProfilerHostGetConfigImageSize");
+    std::vector<std::uint8_t> image(size.configImageSize);
+    auto get = host_params<CUpti_Profiler_Host_GetConfigImage_Params>(
+        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    get.pHostObject = object_;
+    get.configImageSize = image.size();
+    get.pConfigImage = image.data();
+    check(host_.get_config_image(&get), "cuptiProfilerHostGetConfigImage");
+    auto passes = host_params<CUpti_Profiler_Host_GetNumOfPasses_Params>(
+        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+    passes.configImageSize = image.size();
+    passes.pConfigImage = image.data();
+    check(host_.get_num_of_passes(&passes), "cuptiProfilerHostGetNumOfPasses");
+    return passes.numOfPasses;
+  }
+
+  // Base metrics ("dram__bytes_read") of every metric type, each with its type.
+  [[nodiscard]] std::vector<std::pair<std::string_view, CUpti_MetricType>> base_metrics() {
+    std::vector<std::pair<std::string_view, CUpti_MetricType>> found;
+    for (const auto type :
+         {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT}) {
+      auto params = host_params<CUpti_Profiler_Host_GetBaseMetrics_Params>(
+          CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE);
+      params.pHostObject = object_;
+      params.metricType = type;
+      check(host_.get_base_metrics(&params), "cuptiProfilerHostGetBaseMetrics");
+      for (std::size_t i = 0; i < params.numMetrics; ++i) {
+        found.emplace_back(params.ppMetricNames[i], type);
+      }
+    }
+    return found;
+  }
+
+  // Roll-up and submetric suffixes (".sum", ".avg.pct_of_peak_sustained_elapsed") of a base.
+  [[nodiscard]] std::vector<std::string_view> sub_metrics(std::string_view base,
+                                                          CUpti_MetricType type) {
+    const std::string name(base);
+    auto params = host_params<CUpti_Profiler_Host_GetSubMetrics_Params>(
+        CUpti_Profiler_Host_GetSubMetrics_Params_STRUCT_SIZE);
+    params.pHostObject = object_;
+    params.metricType = type;
+    params.pMetricName = name.c_str();
+    check(host_.get_sub_metrics(&params), "cuptiProfilerHostGetSubMetrics");
+    return {params.ppSubMetrics, params.ppSubMetrics + params.numOfSubmetrics};
+  }
+
+private:
+  void check(CUptiResult result, const char* call) const {
+    if (result != CUPTI_SUCCESS) {
+      throw counters_unavailable(fmt::format("{}: {}", call, describe(host_, result)));
+    }
+  }
+
+  const profiler_host_library& host_;
+  CUpti_Profiler_Host_Object* object_ = nullptr;
+};
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), std::size_t{0});
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The chip's full metric names nearest to an unknown one: the three nearest base metrics (by the
+// part before the first '.'; or the base itself when only the suffix is wrong), each with its
+// suffix nearest to the one asked for.
+std::vector<std::string> close_names(host_object& object, std::string_view name) {
+  constexpr std::size_t shown = 3;
+  const auto dot = name.find('.');
+  const std::string_view stem = name.substr(0, dot);
+  const std::string_view suffix = dot == std::string_view::npos ? "" : name.substr(dot);
+  auto bases = object.base_metrics();
+  const auto exact = std::find_if(bases.begin(), bases.end(),
+                                  [&](const auto& base) { return base.first == stem; });
+  const bool only_suffix_wrong = exact != bases.end();
+  if (only_suffix_wrong) {
+    bases = {*exact};
+  } else {
+    const auto middle = bases.begin() + static_cast<std::ptrdiff_t>(std::min(shown, bases.size()));
+    std::partial_sort(bases.begin(), middle, bases.end(), [&](const auto& a, const auto& b) {
+      return edit_distance(stem, a.first) < edit_distance(stem, b.first);
+    });
+    bases.erase(middle, bases.end());
+  }
+  std::vector<std::string> names;
+  for (const auto& [base, type] : bases) {
+    auto subs = object.sub_metrics(base, type);
+    if (only_suffix_wrong) { // the nearest suffixes of that one base
+      std::sort(subs.begin(), subs.end(), [&](std::string_view a, std::string_view b) {
+        return edit_distance(suffix, a) < edit_distance(suffix, b);
+      });
+      for (std::size_t i = 0; i < std::min(shown, subs.size()); ++i) {
+        names.push_back(fmt::format("{}{}", base, subs[i]));
+      }
+    } else if (!subs.empty()) {
+      const auto nearest = std::min_element(subs.begin(), subs.end(), [&](auto a, auto b) {
+        return edit_distance(suffix, a) < edit_distance(suffix, b);
+      });
+      names.push_back(fmt::format("{}{}", base, *nearest));
+    }
+  }
+  return names;
+}
+
+} // namespace
+
+metric_plan plan_metrics(const profiler_host_library& host, const std::string& chip,
+                         const std::vector<std::string>& names) {
+  if (const auto chips = supported_chips(host);
+      std::find(chips.begin(), chips.end(), chip) == chips.end()) {
+    throw invalid_argument(fmt::format("chip \"{}\" is not one the CUPTI Profiler Host API knows "
+                                       "(it knows {})",
+                                       chip, fmt::join(chips, ", ")));
+  }
+  metric_plan plan{chip, {}, 0};
+  std::vector<const char*> known;
+  for (const auto& name : names) {
+    // A fresh object per name: a refused name fails the whole call, and the object's state after
+    // a refusal is not documented.
+    host_object object(host, chip);
+    metric_check check{name, object.add_metrics({name.c_str()}), {}};
+    if (check.known) {
+      known.push_back(name.c_str());
+    } else {
+      check.close_names = close_names(object, name);
+    }
+    plan.metrics.push_back(std::move(check));
+  }
+  if (!known.empty()) {
+    host_object object(host, chip);
+    if (!object.add_metrics(known)) {
+      throw counters_unavailable(
+          fmt::format("chip {} accepts each of {} alone but refuses them together", chip,
+                      fmt::join(known, ", ")));
+    }
+    plan.passes = object.passes();
+  }
+  return plan;
+}
+
+namespace {
+
+std::string unknown_metrics_message(const metric_plan& plan) {
+  std::string listed;
+  for (const auto& check : plan.metrics) {
+    if (check.known) {
+      continue;
+    }
+    listed += fmt::format("{}\"{}\"", listed.empty() ? "" : "; ", check.name);
+    if (!check.close_names.empty()) {
+      listed += fmt::format(" (closest: {})", fmt::join(check.close_names, ", "));
+    }
+  }
+  return fmt::format("not a metric of chip {}: {}. Metric names differ across chips: --metrics "
+                     "takes names of this chip, a base metric with its roll-up "
+                     "(dram__bytes_read.sum)",
+                     plan.chip, listed);
+}
+
+} // namespace
+
+unknown_metrics::unknown_metrics(const metric_plan& plan)
+    : invalid_argument(unknown_metrics_message(plan)), chip_(plan.chip) {
+  std::copy_if(plan.metrics.begin(), plan.metrics.end(), std::back_inserter(unknown_),
+               [](const auto& check) { return !check.known; });
+}
+
+metric_plan check_metrics(const profiler_host_library& host, const std::string& chip,
+                          const std::vector<std::string>& names) {
+  auto plan = plan_metrics(host, chip, names);
+  if (!plan.all_known()) {
+    throw unknown_metrics(plan);
+  }
+  return plan;
+}
+
+} // namespace kerntime::detail
