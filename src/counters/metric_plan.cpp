@@ -226,11 +226,11 @@ metric_plan plan_metrics(const profiler_host_library& host, const std::string& c
   for (const auto& name : names) {
     // A fresh object per name: a refused name fails the whole call, and the object's state after
     // a refusal is not documented.
-    host_object object(host, chip);
-    metric_check check{name, object.add_metrics({name.c_str()}), {}};
+    metric_check check{name, host_object(host, chip).add_metrics({name.c_str()}), {}};
     if (check.known) {
       known.push_back(name.c_str());
     } else {
+      host_object object(host, chip);
       check.close_names = close_names(object, name);
     }
     plan.metrics.push_back(std::move(check));
