@@ -9,7 +9,8 @@ queue_plan plan_queue(int repeats, std::optional<int> queue_depth, int launches_
   plan.chunk_iterations = repeats;
   if (queue_depth && launches_per_iteration > 0) {
     const int fits = *queue_depth / queue_share_denominator / launches_per_iteration;
-    plan.chunk_iterations = std::clamp(fits, 1, repeats);
+    const int pipelined = (repeats + pipelined_chunks - 1) / pipelined_chunks;
+    plan.chunk_iterations = std::clamp(std::min(fits, pipelined), 1, repeats);
   }
   return plan;
 }

@@ -20,9 +20,14 @@ struct queue_plan {
 inline constexpr int queue_share_denominator = 2;
 // After this many stalls in one measurement the trials are queued without a blocking kernel.
 inline constexpr int max_queue_stalls = 3;
+// A trial is queued in at least this many chunks, so the host queues chunk k + 1 while the GPU
+// runs chunk k: a trial then takes about max(host, GPU) time plus one chunk, not their sum. The
+// GPU still runs each chunk back to back; between chunks it may wait at the next blocking kernel,
+// never inside an iteration (flush, then work).
+inline constexpr int pipelined_chunks = 4;
 
-// The first plan: every repeat in one chunk unless the launches of an iteration (flush included)
-// times the repeats exceed the share of the queue. `queue_depth` is the launches the queue took
+// The first plan: a quarter of the repeats per chunk (pipelined_chunks), fewer when the launches
+// of an iteration (flush included) times the chunk exceed the share of the queue. `queue_depth` is the launches the queue took
 // behind a blocking kernel at start-up (nullopt: not measured; the watchdog learns instead).
 [[nodiscard]] queue_plan plan_queue(int repeats, std::optional<int> queue_depth,
                                     int launches_per_iteration);

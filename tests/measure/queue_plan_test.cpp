@@ -8,16 +8,20 @@
 namespace kerntime::detail {
 namespace {
 
-TEST(queue_plan, a_trial_that_fits_half_the_queue_goes_in_one_chunk) {
-  // 50 repeats of a single kernel: flush memset + read-back + the kernel = 3 launches each.
-  EXPECT_EQ(plan_queue(50, 1024, 3).chunk_iterations, 50);
+TEST(queue_plan, a_trial_that_fits_the_queue_goes_in_four_chunks_so_host_and_gpu_overlap) {
+  // 50 repeats of a single kernel (flush + kernel = 2 launches each) would fit in one chunk; four
+  // let the host queue the next chunk while the GPU runs this one.
+  EXPECT_EQ(plan_queue(50, 1024, 2).chunk_iterations, 13);
+  EXPECT_EQ(plan_queue(4, 1024, 2).chunk_iterations, 1);
+  EXPECT_EQ(plan_queue(1, 1024, 2).chunk_iterations, 1);
 }
 
 TEST(queue_plan, torch_topk_at_fifty_repeats_is_split_into_chunks_that_fit) {
   // 22 GPU records per iteration plus the flush's 2: 50 × 24 = 1,200 launches overflowed ~1,000.
-  const queue_plan plan = plan_queue(50, 1024, 24);
-  EXPECT_EQ(plan.chunk_iterations, 21); // 512 / 24
+  const queue_plan plan = plan_queue(200, 1024, 24);
+  EXPECT_EQ(plan.chunk_iterations, 21); // 512 / 24, below a quarter of 200
   EXPECT_LE(plan.chunk_iterations * 24, 1024 / queue_share_denominator);
+  EXPECT_EQ(plan_queue(50, 1024, 24).chunk_iterations, 13); // a quarter of 50 fits
 }
 
 TEST(queue_plan, two_thousand_tiny_kernels_are_queued_in_chunks) {
