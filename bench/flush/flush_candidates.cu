@@ -1,6 +1,7 @@
 #include "flush_candidates.hpp"
 
 #include "cuda_check.hpp"
+#include "read_kernel.hpp"
 
 namespace kerntime::bench {
 namespace {
@@ -22,27 +23,6 @@ __global__ void flush_memset_read_back(const int4* buffer, std::size_t count, in
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
     const int4 v = buffer[i];
     folded ^= v.x ^ v.y ^ v.z ^ v.w;
-  }
-  if (folded == 0x5a5a5a5a) {
-    *sink = folded;
-  }
-}
-
-// Every byte, four 16-byte loads in flight per thread (the read of testkit's read_kernel).
-__global__ void flush_read_all(const int4* buffer, std::size_t groups, int* sink) {
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  int folded = 0;
-  for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < groups;
-       i += stride) {
-    int4 v[4];
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      v[k] = buffer[i + k * groups];
-    }
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      folded ^= v[k].x ^ v[k].y ^ v[k].z ^ v[k].w;
-    }
   }
   if (folded == 0x5a5a5a5a) {
     *sink = folded;
@@ -95,8 +75,7 @@ void candidate_flush::enqueue(cudaStream_t stream) {
     }
     break;
   case flush_method::read:
-    flush_read_all<<<8 * multiprocessors(), 256, 0, stream>>>(
-        reinterpret_cast<const int4*>(buffer_.data()), bytes_ / (4 * sizeof(int4)), sink);
+    testkit::launch_read(stream, buffer_.data(), bytes_, sink); // every byte, nothing written
     break;
   case flush_method::read_lines: {
     const std::size_t lines = bytes_ / line_bytes;
