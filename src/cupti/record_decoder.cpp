@@ -1,12 +1,9 @@
 #include "cupti/record_decoder.hpp"
 
-#include <cxxabi.h>
-
 #include <cstddef>
-#include <cstdlib>
-#include <memory>
 #include <string>
 
+#include "cupti/kernel_name.hpp"
 #include "cupti/tag_kinds.hpp"
 
 namespace kerntime::detail {
@@ -42,17 +39,6 @@ std::string_view memcpy_name(std::uint8_t copy_kind) {
   }
 }
 
-// CUPTI reports C++ kernels by their mangled names; people read the demangled ones.
-std::string readable_name(const char* name) {
-  if (name[0] != '_' || name[1] != 'Z') {
-    return name;
-  }
-  int status = 0;
-  const std::unique_ptr<char, decltype(&std::free)> demangled(
-      abi::__cxa_demangle(name, nullptr, nullptr, &status), &std::free);
-  return status == 0 && demangled ? std::string(demangled.get()) : std::string(name);
-}
-
 } // namespace
 
 std::uint32_t record_decoder::intern(std::string_view name) {
@@ -71,7 +57,7 @@ std::uint32_t record_decoder::intern(const char* name) {
   if (const auto it = by_pointer_.find(name); it != by_pointer_.end()) {
     return it->second;
   }
-  const std::uint32_t index = intern(std::string_view(readable_name(name)));
+  const std::uint32_t index = intern(std::string_view(readable_kernel_name(name)));
   by_pointer_.emplace(name, index);
   return index;
 }
