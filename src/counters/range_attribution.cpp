@@ -99,11 +99,11 @@ double reduce_metric(const std::string& metric, const std::vector<const profiled
 }
 
 range_attribution attribute_ranges(const std::vector<profiled_range>& ranges,
-                                   const std::vector<kernel_launch>& launches) {
+                                   const std::vector<trace_record>& iteration) {
   range_attribution result;
   std::map<std::string, std::size_t> kernel_by_key; // key -> index in result.kernels
   std::vector<std::string> launch_keys;             // of kernel launches, in order
-  for (const kernel_launch& launch : launches) {
+  for (const trace_record& launch : iteration) {
     if (launch.kind != activity_kind::kernel) {
       continue;
     }

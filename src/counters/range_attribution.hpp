@@ -2,7 +2,7 @@
 // Which counter ranges belong to which kernel of the breakdown. The counter pass profiles one
 // iteration of the work with the range profiler in auto range + kernel replay: CUPTI returns one
 // range per kernel launch, in launch order, named with the kernel's name (mangled for C++
-// kernels). Timing knows the same iteration's launches by name and kind. This joins the two and
+// kernels). Timing traced the same iteration's records by name and kind. This joins the two and
 // says where they disagree; it measures nothing.
 
 #include <cstddef>
@@ -19,13 +19,6 @@ namespace kerntime::detail {
 struct profiled_range {
   std::string name;
   std::map<std::string, double> metrics;
-};
-
-// One GPU record of the timed iteration, in launch order. Copies and memsets get no range: the
-// range profiler profiles kernels only.
-struct kernel_launch {
-  std::string name;
-  activity_kind kind = activity_kind::kernel;
 };
 
 // A kernel of the iteration (all launches of one name) and the ranges attributed to it.
@@ -73,10 +66,12 @@ struct range_attribution {
 [[nodiscard]] double reduce_metric(const std::string& metric,
                                    const std::vector<const profiled_range*>& ranges);
 
+// `iteration`: the GPU records of one timed iteration in start order (the traced trial's records
+// of one `iteration`); copies and memsets get no range, the range profiler profiles kernels only.
 // The k-th range of a name goes to the k-th launch of that name (names compared by
 // kernel_name_key): the name says which kernel, launch order which call. Every disagreement is
 // listed; the ranges that match are attributed regardless.
 [[nodiscard]] range_attribution attribute_ranges(const std::vector<profiled_range>& ranges,
-                                                 const std::vector<kernel_launch>& launches);
+                                                 const std::vector<trace_record>& iteration);
 
 } // namespace kerntime::detail

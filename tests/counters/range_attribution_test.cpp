@@ -1,12 +1,13 @@
 // Range-to-kernel attribution on recorded range lists: the ranges as the range profiler returns
 // them in auto range + kernel replay (one per kernel launch, in launch order, named by CUPTI) and
-// the launches of the timed iteration as timing names them (demangled, with copies and memsets).
+// one traced iteration's records as timing names them (demangled, with copies and memsets).
 
 #include "counters/range_attribution.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kerntime::detail {
@@ -38,11 +39,31 @@ std::vector<profiled_range> radix_sort_ranges() {
           range(onesweep_mangled, 4000, 60, 20),  range(onesweep_mangled, 4000, 50, 40)};
 }
 
-std::vector<kernel_launch> radix_sort_launches() {
-  return {{memset_name, activity_kind::memset},   {histogram, activity_kind::kernel},
-          {exclusive_sum, activity_kind::kernel}, {onesweep, activity_kind::kernel},
-          {onesweep, activity_kind::kernel},      {onesweep, activity_kind::kernel},
-          {onesweep, activity_kind::kernel}};
+// One iteration's records as the trace holds them: in start order, one after the other.
+std::vector<trace_record>
+iteration_of(const std::vector<std::pair<std::string, activity_kind>>& gpu) {
+  std::vector<trace_record> records;
+  double start = 0;
+  for (const auto& [name, kind] : gpu) {
+    records.push_back({.name = name,
+                       .kind = kind,
+                       .iteration = 0,
+                       .stream = 7,
+                       .start_ns = start,
+                       .end_ns = start + 10});
+    start += 20;
+  }
+  return records;
+}
+
+std::vector<trace_record> radix_sort_launches() {
+  return iteration_of({{memset_name, activity_kind::memset},
+                       {histogram, activity_kind::kernel},
+                       {exclusive_sum, activity_kind::kernel},
+                       {onesweep, activity_kind::kernel},
+                       {onesweep, activity_kind::kernel},
+                       {onesweep, activity_kind::kernel},
+                       {onesweep, activity_kind::kernel}});
 }
 
 TEST(range_attribution, a_mangled_range_name_matches_the_demangled_kernel_name) {
@@ -83,8 +104,8 @@ TEST(range_attribution, sums_add_over_calls_and_percentages_are_weighted_by_dura
 TEST(range_attribution, without_durations_other_roll_ups_are_the_plain_mean) {
   const std::vector<profiled_range> ranges = {{"k", {{dram_pct, 80}, {"sm__cycles.max", 5}}},
                                               {"k", {{dram_pct, 50}, {"sm__cycles.max", 9}}}};
-  const auto result =
-      attribute_ranges(ranges, {{"k", activity_kind::kernel}, {"k", activity_kind::kernel}});
+  const auto result = attribute_ranges(
+      ranges, iteration_of({{"k", activity_kind::kernel}, {"k", activity_kind::kernel}}));
   EXPECT_DOUBLE_EQ(result.kernels[0].metrics.at(dram_pct), 65);
   EXPECT_EQ(result.kernels[0].metrics.at("sm__cycles.max"), 9);
 }
@@ -142,7 +163,8 @@ TEST(range_attribution,
   EXPECT_TRUE(none.kernels.empty());
   EXPECT_TRUE(none.mismatches.empty());
 
-  const auto only_a_copy = attribute_ranges({}, {{"[memcpy HtoD]", activity_kind::memcpy}});
+  const auto only_a_copy =
+      attribute_ranges({}, iteration_of({{"[memcpy HtoD]", activity_kind::memcpy}}));
   EXPECT_TRUE(only_a_copy.kernels.empty());
   EXPECT_TRUE(only_a_copy.mismatches.empty());
 
