@@ -27,8 +27,9 @@ inline constexpr int max_queue_stalls = 3;
 inline constexpr int pipelined_chunks = 4;
 
 // The first plan: a quarter of the repeats per chunk (pipelined_chunks), fewer when the launches
-// of an iteration (flush included) times the chunk exceed the share of the queue. `queue_depth` is the launches the queue took
-// behind a blocking kernel at start-up (nullopt: not measured; the watchdog learns instead).
+// of an iteration (flush included) times the chunk exceed the share of the queue. `queue_depth` is
+// the launches the queue took behind a blocking kernel at start-up (nullopt: not measured; the
+// watchdog learns instead).
 [[nodiscard]] queue_plan plan_queue(int repeats, std::optional<int> queue_depth,
                                     int launches_per_iteration);
 
