@@ -298,21 +298,8 @@ private:
   void print_latency_table(std::ostream& out, const detail::benchmark_group& group,
                            std::span<const benchmark_run> runs) const {
     const auto& axes = group.axes;
-    bool throughput = false;
-    bool any_sol = false;
-    bool any_achievable = false;
-    bool any_energy = false;
-    // Graph launches get a column, unless a --cuda-graph=both axis already names every row's.
-    const bool launch_axis = std::find(axes.begin(), axes.end(), "launch") != axes.end();
-    bool any_graph = false;
-    for (const auto i : group.runs) {
-      any_graph = any_graph || (!launch_axis && runs[i].result &&
-                                runs[i].result->protocol_used.launch == launch_mode::graph);
-      any_sol = any_sol || runs[i].sol.has_value();
-      any_achievable = any_achievable || (runs[i].sol && runs[i].sol->achievable);
-      any_energy = any_energy || (runs[i].result && runs[i].result->energy.available);
-      throughput = throughput || runs[i].flops || runs[i].bytes;
-    }
+    const detail::optional_columns columns = detail::columns_of(group, runs);
+    const bool throughput = columns.flops || columns.bytes;
     out << "<table class=\"latency\">\n<tr><th>state</th>";
     for (const auto& a : axes) {
       out << "<th>" << html_escape(a) << "</th>";
@@ -322,16 +309,16 @@ private:
     if (throughput) {
       out << "<th>TFLOP/s</th><th>GB/s</th>";
     }
-    if (any_sol) {
+    if (columns.sol) {
       out << "<th>SOL</th>";
     }
-    if (any_achievable) {
+    if (columns.achievable) {
       out << "<th>of achievable</th>";
     }
-    if (any_energy) {
+    if (columns.energy) {
       out << "<th>energy/iter</th><th>power</th>";
     }
-    if (any_graph) {
+    if (columns.launch) {
       out << "<th>launch</th>";
     }
     out << "<th>backend</th>";
@@ -349,9 +336,9 @@ private:
         out << cell(it == run.axes.end() ? std::string() : it->second);
       }
       if (run.status != run_status::ok || !run.result) {
-        const int span = 6 + (throughput ? 2 : 0) + (any_sol ? 1 : 0) + (any_achievable ? 1 : 0) +
-                         (any_energy ? 2 : 0) + (any_graph ? 1 : 0) + 1 +
-                         (compared_ != nullptr ? 1 : 0);
+        const int span = 6 + (throughput ? 2 : 0) + (columns.sol ? 1 : 0) +
+                         (columns.achievable ? 1 : 0) + (columns.energy ? 2 : 0) +
+                         (columns.launch ? 1 : 0) + 1 + (compared_ != nullptr ? 1 : 0);
         const bool failed = run.status == run_status::failed;
         out << fmt::format(
             "<td colspan=\"{}\" class=\"{}\">{}</td></tr>\n", span, failed ? "failed" : "skipped",
@@ -371,18 +358,18 @@ private:
             << number_cell(detail::gigabytes_per_second(run), "{:.1f}");
       }
       const std::string none = "<td class=\"num\">\xE2\x80\x93</td>";
-      if (any_sol) {
+      if (columns.sol) {
         out << (run.sol ? speed_of_light_cell(*run.sol, run.sol->compute_pct, run.sol->memory_pct,
                                               theoretical_peaks(*run.sol))
                         : none);
       }
-      if (any_achievable) {
+      if (columns.achievable) {
         const auto* a = run.sol && run.sol->achievable ? &*run.sol->achievable : nullptr;
         out << (a ? speed_of_light_cell(*run.sol, a->compute_pct, a->memory_pct,
                                         achievable_peaks(*a))
                   : none);
       }
-      if (any_energy) {
+      if (columns.energy) {
         if (r.energy.available) {
           out << (r.energy.joules_per_iteration
                       ? cell(detail::energy_text(*r.energy.joules_per_iteration), "num")
@@ -394,7 +381,7 @@ private:
                              html_escape("energy unavailable: " + r.energy.unavailable_reason));
         }
       }
-      if (any_graph) {
+      if (columns.launch) {
         out << cell(to_string(r.protocol_used.launch));
       }
       out << cell(to_string(r.backend));

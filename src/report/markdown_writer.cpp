@@ -110,25 +110,7 @@ std::string energy_cell(const measurement_result& r) {
 
 void print_state_table(std::ostream& out, const detail::benchmark_group& group,
                        std::span<const benchmark_run> runs, bool name_gpu) {
-  bool any_flops = false;
-  bool any_bytes = false;
-  bool any_sol = false;
-  bool any_achievable = false;
-  bool any_energy = false;
-  // Graph launches get a column, unless a --cuda-graph=both axis already names every row's.
-  bool any_graph = false;
-  const bool launch_axis =
-      std::find(group.axes.begin(), group.axes.end(), "launch") != group.axes.end();
-  for (const auto i : group.runs) {
-    const auto* run = &runs[i];
-    any_flops = any_flops || run->flops.has_value();
-    any_bytes = any_bytes || run->bytes.has_value();
-    any_sol = any_sol || run->sol.has_value();
-    any_achievable = any_achievable || (run->sol && run->sol->achievable);
-    any_energy = any_energy || (run->result && run->result->energy.available);
-    any_graph = any_graph || (!launch_axis && run->result &&
-                              run->result->protocol_used.launch == launch_mode::graph);
-  }
+  const detail::optional_columns columns = detail::columns_of(group, runs);
   std::vector<std::string> header;
   std::vector<bool> numeric;
   for (const auto& axis : group.axes) {
@@ -139,29 +121,29 @@ void print_state_table(std::ostream& out, const detail::benchmark_group& group,
     header.emplace_back(column);
     numeric.push_back(true);
   }
-  if (any_flops) {
+  if (columns.flops) {
     header.emplace_back("TFLOP/s");
     numeric.push_back(true);
   }
-  if (any_bytes) {
+  if (columns.bytes) {
     header.emplace_back("GB/s");
     numeric.push_back(true);
   }
-  if (any_sol) {
+  if (columns.sol) {
     header.emplace_back("SOL");
     numeric.push_back(true);
   }
-  if (any_achievable) {
+  if (columns.achievable) {
     header.emplace_back("of achievable");
     numeric.push_back(true);
   }
-  if (any_energy) {
+  if (columns.energy) {
     header.emplace_back("energy/iter");
     numeric.push_back(true);
   }
   header.emplace_back("backend");
   numeric.push_back(false);
-  if (any_graph) {
+  if (columns.launch) {
     header.emplace_back("launch");
     numeric.push_back(false);
   }
@@ -182,23 +164,23 @@ void print_state_table(std::ostream& out, const detail::benchmark_group& group,
       cells.push_back(detail::human_duration(r.latency_ns));
       cells.push_back(detail::human_duration(r.stats.stdev));
       cells.push_back(detail::percent(r.stats.cv));
-      if (any_flops) {
+      if (columns.flops) {
         cells.push_back(optional_number(detail::tflop_per_second(*run)));
       }
-      if (any_bytes) {
+      if (columns.bytes) {
         cells.push_back(optional_number(detail::gigabytes_per_second(*run)));
       }
-      if (any_sol) {
+      if (columns.sol) {
         cells.push_back(speed_of_light_cell(*run));
       }
-      if (any_achievable) {
+      if (columns.achievable) {
         cells.push_back(achievable_cell(*run));
       }
-      if (any_energy) {
+      if (columns.energy) {
         cells.push_back(energy_cell(r));
       }
       cells.emplace_back(to_string(r.backend));
-      if (any_graph) {
+      if (columns.launch) {
         cells.emplace_back(to_string(r.protocol_used.launch));
       }
       if (name_gpu) {

@@ -24,4 +24,21 @@ std::vector<benchmark_group> group_by_benchmark(std::span<const benchmark_run> r
   return groups;
 }
 
+optional_columns columns_of(const benchmark_group& group, std::span<const benchmark_run> runs) {
+  optional_columns c;
+  const bool launch_axis =
+      std::find(group.axes.begin(), group.axes.end(), "launch") != group.axes.end();
+  for (const auto i : group.runs) {
+    const auto& run = runs[i];
+    c.flops = c.flops || run.flops.has_value();
+    c.bytes = c.bytes || run.bytes.has_value();
+    c.sol = c.sol || run.sol.has_value();
+    c.achievable = c.achievable || (run.sol && run.sol->achievable);
+    c.energy = c.energy || (run.result && run.result->energy.available);
+    c.launch = c.launch || (!launch_axis && run.result &&
+                            run.result->protocol_used.launch == launch_mode::graph);
+  }
+  return c;
+}
+
 } // namespace kerntime::detail

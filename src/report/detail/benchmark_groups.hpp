@@ -20,4 +20,17 @@ struct benchmark_group {
 // Benchmarks in the order they first appear.
 [[nodiscard]] std::vector<benchmark_group> group_by_benchmark(std::span<const benchmark_run> runs);
 
+// The columns a benchmark's table shows only when some state has them.
+struct optional_columns {
+  bool flops = false;      // declared FLOPs: TFLOP/s
+  bool bytes = false;      // declared bytes: GB/s
+  bool sol = false;        // speed of light
+  bool achievable = false; // the share of the calibrated peaks
+  bool energy = false;     // energy per iteration and power
+  bool launch = false;     // graph launches, unless a --cuda-graph=both axis already names them
+};
+
+[[nodiscard]] optional_columns columns_of(const benchmark_group& group,
+                                          std::span<const benchmark_run> runs);
+
 } // namespace kerntime::detail
