@@ -1,6 +1,5 @@
 #include "counters/profiler_host_library.hpp"
 
-#include <dlfcn.h>
 #include <fmt/format.h>
 
 #include <mutex>
@@ -9,13 +8,6 @@
 
 namespace kerntime::detail {
 namespace {
-
-template <typename F> void bind(void* handle, const char* symbol, F& slot, std::string& missing) {
-  slot = reinterpret_cast<F>(dlsym(handle, symbol));
-  if (slot == nullptr) {
-    missing += missing.empty() ? symbol : fmt::format(", {}", symbol);
-  }
-}
 
 std::variant<const profiler_host_library*, std::string> load_once() {
   const auto loaded = load_cupti();
@@ -26,15 +18,22 @@ std::variant<const profiler_host_library*, std::string> load_once() {
   static profiler_host_library library;
   library.cupti = &cupti;
   std::string missing;
-  bind(cupti.handle, "cuptiProfilerHostGetSupportedChips", library.get_supported_chips, missing);
-  bind(cupti.handle, "cuptiProfilerHostInitialize", library.initialize, missing);
-  bind(cupti.handle, "cuptiProfilerHostDeinitialize", library.deinitialize, missing);
-  bind(cupti.handle, "cuptiProfilerHostGetBaseMetrics", library.get_base_metrics, missing);
-  bind(cupti.handle, "cuptiProfilerHostGetSubMetrics", library.get_sub_metrics, missing);
-  bind(cupti.handle, "cuptiProfilerHostConfigAddMetrics", library.config_add_metrics, missing);
-  bind(cupti.handle, "cuptiProfilerHostGetConfigImageSize", library.get_config_image_size, missing);
-  bind(cupti.handle, "cuptiProfilerHostGetConfigImage", library.get_config_image, missing);
-  bind(cupti.handle, "cuptiProfilerHostGetNumOfPasses", library.get_num_of_passes, missing);
+  bind_cupti_symbol(cupti.handle, "cuptiProfilerHostGetSupportedChips", library.get_supported_chips,
+                    missing);
+  bind_cupti_symbol(cupti.handle, "cuptiProfilerHostInitialize", library.initialize, missing);
+  bind_cupti_symbol(cupti.handle, "cuptiProfilerHostDeinitialize", library.deinitialize, missing);
+  bind_cupti_symbol(cupti.handle, "cuptiProfilerHostGetBaseMetrics", library.get_base_metrics,
+                    missing);
+  bind_cupti_symbol(cupti.handle, "cuptiProfilerHostGetSubMetrics", library.get_sub_metrics,
+                    missing);
+  bind_cupti_symbol(cupti.handle, "cuptiProfilerHostConfigAddMetrics", library.config_add_metrics,
+                    missing);
+  bind_cupti_symbol(cupti.handle, "cuptiProfilerHostGetConfigImageSize",
+                    library.get_config_image_size, missing);
+  bind_cupti_symbol(cupti.handle, "cuptiProfilerHostGetConfigImage", library.get_config_image,
+                    missing);
+  bind_cupti_symbol(cupti.handle, "cuptiProfilerHostGetNumOfPasses", library.get_num_of_passes,
+                    missing);
   if (!missing.empty()) {
     return fmt::format("the loaded CUPTI lacks the Profiler Host API ({})", missing);
   }

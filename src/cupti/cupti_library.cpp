@@ -18,15 +18,15 @@ std::string cupti_library::describe(CUptiResult result) const {
   return fmt::format("CUPTI error {}", static_cast<int>(result));
 }
 
-namespace {
-
-template <typename F> bool bind(void* handle, const char* symbol, F& slot, std::string& missing) {
-  slot = reinterpret_cast<F>(dlsym(handle, symbol));
-  if (slot == nullptr) {
+void* find_cupti_symbol(void* handle, const char* symbol, std::string& missing) {
+  void* found = dlsym(handle, symbol);
+  if (found == nullptr) {
     missing += missing.empty() ? symbol : fmt::format(", {}", symbol);
   }
-  return slot != nullptr;
+  return found;
 }
+
+namespace {
 
 std::variant<const cupti_library*, std::string> load_once() {
   std::vector<std::string> candidates;
@@ -53,24 +53,26 @@ std::variant<const cupti_library*, std::string> load_once() {
   static cupti_library library;
   library.handle = handle;
   std::string missing;
-  bind(handle, "cuptiSubscribe", library.subscribe, missing);
-  bind(handle, "cuptiUnsubscribe", library.unsubscribe, missing);
-  bind(handle, "cuptiActivityEnable", library.activity_enable, missing);
-  bind(handle, "cuptiActivityDisable", library.activity_disable, missing);
-  bind(handle, "cuptiActivityRegisterCallbacks", library.activity_register_callbacks, missing);
-  bind(handle, "cuptiActivityRegisterTimestampCallback",
-       library.activity_register_timestamp_callback, missing);
-  bind(handle, "cuptiActivityFlushAll", library.activity_flush_all, missing);
-  bind(handle, "cuptiActivityGetNextRecord", library.activity_get_next_record, missing);
-  bind(handle, "cuptiActivityGetNumDroppedRecords", library.activity_get_num_dropped_records,
-       missing);
-  bind(handle, "cuptiActivityPushExternalCorrelationId", library.push_external_correlation_id,
-       missing);
-  bind(handle, "cuptiActivityPopExternalCorrelationId", library.pop_external_correlation_id,
-       missing);
-  bind(handle, "cuptiFinalize", library.finalize, missing);
-  bind(handle, "cuptiGetResultString", library.get_result_string, missing);
-  bind(handle, "cuptiGetVersion", library.get_version, missing);
+  bind_cupti_symbol(handle, "cuptiSubscribe", library.subscribe, missing);
+  bind_cupti_symbol(handle, "cuptiUnsubscribe", library.unsubscribe, missing);
+  bind_cupti_symbol(handle, "cuptiActivityEnable", library.activity_enable, missing);
+  bind_cupti_symbol(handle, "cuptiActivityDisable", library.activity_disable, missing);
+  bind_cupti_symbol(handle, "cuptiActivityRegisterCallbacks", library.activity_register_callbacks,
+                    missing);
+  bind_cupti_symbol(handle, "cuptiActivityRegisterTimestampCallback",
+                    library.activity_register_timestamp_callback, missing);
+  bind_cupti_symbol(handle, "cuptiActivityFlushAll", library.activity_flush_all, missing);
+  bind_cupti_symbol(handle, "cuptiActivityGetNextRecord", library.activity_get_next_record,
+                    missing);
+  bind_cupti_symbol(handle, "cuptiActivityGetNumDroppedRecords",
+                    library.activity_get_num_dropped_records, missing);
+  bind_cupti_symbol(handle, "cuptiActivityPushExternalCorrelationId",
+                    library.push_external_correlation_id, missing);
+  bind_cupti_symbol(handle, "cuptiActivityPopExternalCorrelationId",
+                    library.pop_external_correlation_id, missing);
+  bind_cupti_symbol(handle, "cuptiFinalize", library.finalize, missing);
+  bind_cupti_symbol(handle, "cuptiGetResultString", library.get_result_string, missing);
+  bind_cupti_symbol(handle, "cuptiGetVersion", library.get_version, missing);
   if (!missing.empty()) {
     return fmt::format("the loaded CUPTI lacks {}; it is older than CUPTI 13", missing);
   }

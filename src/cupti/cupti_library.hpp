@@ -39,4 +39,14 @@ struct cupti_library {
 // the loader's path, else the CUDA toolkit's usual folders. On failure: why, in words.
 [[nodiscard]] std::variant<const cupti_library*, std::string> load_cupti();
 
+// `symbol` in the loaded library `handle`, or null with the name added to the comma-separated
+// `missing`. Used for timing's entry points and the Profiler Host API's.
+[[nodiscard]] void* find_cupti_symbol(void* handle, const char* symbol, std::string& missing);
+
+template <typename F>
+bool bind_cupti_symbol(void* handle, const char* symbol, F& slot, std::string& missing) {
+  slot = reinterpret_cast<F>(find_cupti_symbol(handle, symbol, missing));
+  return slot != nullptr;
+}
+
 } // namespace kerntime::detail
