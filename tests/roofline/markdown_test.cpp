@@ -58,7 +58,8 @@ TEST(MarkdownSpeedOfLight, the_table_shows_sol_achievable_and_energy) {
 TEST(MarkdownSpeedOfLight, no_declared_work_and_no_energy_add_no_columns) {
   benchmark_run run = gemm_run();
   run.sol.reset();
-  run.result->energy = {false, "NVML gives no total-energy counter for this GPU", {}, {}};
+  run.result->energy = {};
+  run.result->energy.unavailable_reason = "NVML gives no total-energy counter for this GPU";
   const std::string md = markdown_of({run});
   EXPECT_EQ(md.find("SOL"), std::string::npos) << md;
   EXPECT_EQ(md.find("energy/iter"), std::string::npos) << md;
