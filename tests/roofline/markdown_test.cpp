@@ -14,7 +14,9 @@ benchmark_run gemm_run() {
   measurement_result r;
   r.latency_ns = 175488;
   r.telemetry.available = true;
-  r.energy = {true, "", 0.161812, 436.1};
+  r.energy.available = true;
+  r.energy.joules_per_iteration = 0.161812;
+  r.energy.average_watts = 436.1;
   benchmark_run run;
   run.benchmark = "gemm_bf16";
   run.axes = {{"size", "4096"}};
