@@ -1,6 +1,7 @@
 #pragma once
 // Everything a C++ user of kerntime needs.
 
+#include "kerntime/counters.hpp"
 #include "kerntime/cuda.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/measure.hpp"

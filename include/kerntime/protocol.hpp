@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kerntime {
 
@@ -43,6 +44,12 @@ struct protocol {
   double throttle_threshold = 0.90; // a trial below this fraction of max SM clock is throttled
   bool discard_throttled = false;   // re-run throttled trials (bounded)
   launch_mode launch = launch_mode::stream;
+  // After the timing trials, a counter pass: one flushed iteration profiled with CUPTI's range
+  // profiler, every kernel's hardware counters attributed to the breakdown (docs/counters.md).
+  // It never changes the timing result. `metrics`: CUPTI metric names of this chip; empty: the
+  // default set (DRAM bytes read and written, DRAM %, L2 hit rate, tensor-pipe %).
+  bool counters = false;
+  std::vector<std::string> metrics;
 };
 
 // How the people who set the protocol name each setting, so a message names what they typed:
@@ -62,6 +69,8 @@ struct setting_names {
   std::string_view no_telemetry = "telemetry=false";
   std::string_view throttle_threshold = "throttle_threshold";
   std::string_view discard_throttled = "discard_throttled";
+  std::string_view counters = "counters";
+  std::string_view metrics = "metrics";
   std::string_view assign = "="; // between a name and a value in an example: "repeats=50"
 };
 
@@ -85,6 +94,8 @@ struct protocol_request {
   double throttle_threshold = protocol{}.throttle_threshold;
   bool discard_throttled = false; // needs telemetry, which detects throttling
   bool cuda_graph = false;        // launch_mode::graph
+  bool counters = false;
+  std::vector<std::string> metrics; // given: counters on, these metrics instead of the default
 };
 
 // Throws kerntime::invalid_argument with one line naming the setting (as `names` spell it), the

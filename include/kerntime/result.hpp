@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kerntime/counters.hpp"
 #include "kerntime/protocol.hpp"
 #include "kerntime/statistics.hpp"
 #include "kerntime/telemetry.hpp"
@@ -142,6 +143,7 @@ struct measurement_result {
   std::vector<trace_record> trace;     // the first measured trial's records (CUPTI only)
   device_telemetry telemetry;
   energy_summary energy; // from the trials' NVML energy readings
+  counters_summary counters; // the counter pass after the trials (protocol.counters)
   std::vector<std::string> warnings;
   work_behaviour work;         // synchronization, host gaps, rotation, queueing
   double wall_seconds = 0;     // host wall time of the whole measurement, warmup included

@@ -103,6 +103,31 @@ std::optional<std::string> stopping_problem(std::optional<double> stop_at_ci, lo
   return std::nullopt;
 }
 
+// Counters need CUPTI (the range profiler), and each metric name is one word: CUPTI's names
+// ("dram__bytes_read.sum") have no spaces or commas. Whether the chip knows a name is checked
+// against the device before the run (counters/metric_plan.hpp).
+std::optional<std::string> counters_problem(bool counters, const std::vector<std::string>& metrics,
+                                            backend_request backend, const setting_names& names) {
+  if (!metrics.empty() && !counters) {
+    return fmt::format("{} names the hardware counters to collect and needs {}; turn {} on or "
+                       "drop {}",
+                       names.metrics, names.counters, names.counters, names.metrics);
+  }
+  if (counters && backend == backend_request::events) {
+    return fmt::format("{} needs CUPTI (the range profiler), and {}{}events asks for CUDA events; "
+                       "drop one",
+                       names.counters, names.backend, names.assign);
+  }
+  for (const auto& name : metrics) {
+    if (name.empty() || name.find_first_of(" \t,") != std::string::npos) {
+      return fmt::format("{} takes CUPTI metric names, one per entry, such as "
+                         "dram__bytes_read.sum (got \"{}\")",
+                         names.metrics, name);
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 protocol parse_protocol(const protocol_request& request, const setting_names& names) {
@@ -164,6 +189,11 @@ protocol parse_protocol(const protocol_request& request, const setting_names& na
   p.throttle_threshold = request.throttle_threshold;
   p.discard_throttled = request.discard_throttled;
   p.launch = request.cuda_graph ? launch_mode::graph : launch_mode::stream;
+  p.counters = request.counters || !request.metrics.empty();
+  p.metrics = request.metrics;
+  if (auto problem = counters_problem(p.counters, p.metrics, p.backend, names)) {
+    throw invalid_argument(*problem);
+  }
   return p;
 }
 
@@ -171,6 +201,9 @@ std::optional<std::string> validate(const protocol& p) {
   if (auto problem =
           first_problem(p.warmup, p.trials, p.repeats, p.input_sets, p.throttle_threshold,
                         p.telemetry, p.discard_throttled, setting_names{})) {
+    return problem;
+  }
+  if (auto problem = counters_problem(p.counters, p.metrics, p.backend, setting_names{})) {
     return problem;
   }
   return stopping_problem(p.stop_at_ci, p.trials, p.max_trials, p.max_time_s, setting_names{});

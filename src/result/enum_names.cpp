@@ -9,6 +9,7 @@
 
 #include "kerntime/benchmark.hpp"
 #include "kerntime/compare.hpp"
+#include "kerntime/counters.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/protocol.hpp"
 #include "kerntime/report.hpp"
@@ -50,6 +51,12 @@ constexpr name_table<stop_reason, 4> stop_reasons{{
     {stop_reason::interval_reached, "interval_reached"},
     {stop_reason::max_trials, "max_trials"},
     {stop_reason::max_time, "max_time"},
+}};
+
+constexpr name_table<counters_status, 3> counters_statuses{{
+    {counters_status::not_requested, "not_requested"},
+    {counters_status::measured, "measured"},
+    {counters_status::unavailable, "unavailable"},
 }};
 
 constexpr name_table<headline_metric, 2> headline_metrics{{
@@ -129,6 +136,7 @@ KERNTIME_ENUM_NAMES(launch_mode, launch_modes, parse_launch_mode)
 KERNTIME_ENUM_NAMES(timing_backend, timing_backends, parse_timing_backend)
 KERNTIME_ENUM_NAMES(cupti_mode, cupti_modes, parse_cupti_mode)
 KERNTIME_ENUM_NAMES(stop_reason, stop_reasons, parse_stop_reason)
+KERNTIME_ENUM_NAMES(counters_status, counters_statuses, parse_counters_status)
 KERNTIME_ENUM_NAMES(activity_kind, activity_kinds, parse_activity_kind)
 KERNTIME_ENUM_NAMES(run_status, run_statuses, parse_run_status)
 KERNTIME_ENUM_NAMES(error_kind, error_kinds, parse_error_kind)

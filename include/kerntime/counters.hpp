@@ -1,0 +1,57 @@
+#pragma once
+// Hardware counters beside the time: what the counter pass measured for one state, per kernel of
+// the breakdown and for the whole iteration (docs/counters.md). The pass runs after every timing
+// trial, profiling one flushed iteration with CUPTI's range profiler (auto range, kernel replay);
+// it never changes the timing result, and when it cannot run it says why.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kerntime/roofline.hpp"
+
+namespace kerntime {
+
+// not_requested: counters were not asked for. measured: the pass ran and its ranges were
+// attributed. unavailable: asked for but not collected (`reason` says why and what would fix it).
+enum class counters_status { not_requested, measured, unavailable };
+[[nodiscard]] std::string_view to_string(counters_status s);
+[[nodiscard]] std::optional<counters_status> parse_counters_status(std::string_view text);
+
+// What kerntime derives from the counters and its own timed duration. Each is set only when the
+// metrics it needs were collected (DRAM bytes: dram__bytes_read.sum and dram__bytes_write.sum).
+struct counters_derived {
+  std::optional<double> dram_bytes;              // read + write, one iteration
+  std::optional<double> dram_bytes_per_second;   // dram_bytes over kerntime's median time
+  std::optional<double> dram_fraction_of_peak;   // that over the device's peak bandwidth
+  std::optional<double> dram_percent_of_peak;    // the counter's own DRAM throughput %
+  std::optional<double> compute_percent_of_peak; // the larger of tensor-pipe and SM throughput %
+  std::optional<roofline_bound> bound;           // whichever of the two percents is larger
+};
+
+// One kernel of the breakdown (all launches of one name in an iteration) and its counters.
+struct kernel_counters_result {
+  std::string name;                      // as the breakdown names it
+  int launches = 0;                      // per iteration
+  std::map<std::string, double> metrics; // one iteration's value per metric (sums add launches)
+  counters_derived derived;
+};
+
+struct counters_summary {
+  counters_status status = counters_status::not_requested;
+  std::string reason;               // unavailable: why, and the fix
+  std::string chip;                 // as CUPTI names it: "GH100"
+  std::vector<std::string> metrics; // collected, in the order asked (+ gpu__time_duration.sum)
+  int passes = 0;                   // replay passes each kernel ran
+  double seconds = 0;               // host wall time of the counter pass, set-up included
+  std::vector<kernel_counters_result> kernels; // breakdown order; kernels only
+  std::map<std::string, double> metrics_total; // every range of the iteration together
+  counters_derived derived;                    // the iteration as a whole
+  // Where the profiled ranges and the timed iteration's kernels disagree, in words (empty when
+  // they match one to one).
+  std::vector<std::string> mismatches;
+};
+
+} // namespace kerntime
