@@ -14,6 +14,7 @@
 
 #include "cli/calibrate_command.hpp"
 #include "cli/compare_command.hpp"
+#include "cli/counter_check.hpp"
 #include "cli/device_listing.hpp"
 #include "cli/device_selection.hpp"
 #include "cli/exit_codes.hpp"
@@ -81,6 +82,8 @@ constexpr setting_names flag_names{.warmup = "--warmup",
                                    .no_telemetry = "--no-telemetry",
                                    .throttle_threshold = "--throttle-threshold",
                                    .discard_throttled = "--discard-throttled",
+                                   .counters = "--counters",
+                                   .metrics = "--metrics",
                                    .assign = " "};
 
 // Errors are one line of printable characters: a CI log shows the first line, and a person
@@ -145,8 +148,9 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
   run.add_flag_callback(
       flag(n.no_flush), [&p] { p.flush_l2 = false; },
       "Do not flush the L2 before each iteration (hot-cache numbers)");
-  run.add_option(flag(n.flush_bytes), flush_bytes,
-                 "Size of the L2 flush's buffer, one load per 128-byte line of it (default: 4 x L2)");
+  run.add_option(
+      flag(n.flush_bytes), flush_bytes,
+      "Size of the L2 flush's buffer, one load per 128-byte line of it (default: 4 x L2)");
   run.add_option(flag(n.backend), p.backend,
                  "Timer: auto (CUPTI, else CUDA events), cupti (fail without it) or events")
       ->capture_default_str();
@@ -168,6 +172,15 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
       ->capture_default_str();
   run.add_flag(flag(n.discard_throttled), p.discard_throttled,
                "Re-run throttled trials after a short pause (at most 3 re-runs in all)");
+  run.add_flag(flag(n.counters), p.counters,
+               "After each state's timing trials, profile one flushed iteration with CUPTI's "
+               "range profiler: DRAM bytes, DRAM %, L2 hit rate and tensor-pipe % per kernel "
+               "(docs/counters.md); timing is unchanged");
+  run.add_option(flag(n.metrics), p.metrics,
+                 "With --counters: these CUPTI metrics of this GPU's chip instead of the default "
+                 "set, comma-separated (e.g. dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_"
+                 "sustained_elapsed); implies --counters; unknown names exit 2")
+      ->delimiter(',');
   add_report_file_options(run, flags.reports);
   add_roofline_options(run, flags.roofline);
   run.add_option("--baseline", flags.baseline,
@@ -359,6 +372,9 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   if (auto problem = env.find_device_problem()) {
     err << "kerntime: " << *problem << '\n';
     return exit_no_device;
+  }
+  if (p.counters) {
+    announce_counters(p, flags.devices, err); // unknown metrics: invalid_argument, exit 2
   }
 
   const auto indices = selected_indices(plan, shard);

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <utility>
 
-#include "cupti/cupti_library.hpp"
+#include "counters/host_object.hpp"
 
 namespace kerntime::detail {
 
@@ -30,130 +30,6 @@ const std::vector<std::string>& default_metrics() {
 }
 
 namespace {
-
-// A Host API parameter struct, zeroed, with the size CUPTI reads to know its version.
-template <typename Params> Params host_params(std::size_t struct_size) {
-  Params params{};
-  params.structSize = struct_size;
-  return params;
-}
-
-std::string describe(const profiler_host_library& host, CUptiResult result) {
-  return host.cupti != nullptr ? host.cupti->describe(result)
-                               : fmt::format("CUPTI error {}", static_cast<int>(result));
-}
-
-std::vector<std::string> supported_chips(const profiler_host_library& host) {
-  auto params = host_params<CUpti_Profiler_Host_GetSupportedChips_Params>(
-      CUpti_Profiler_Host_GetSupportedChips_Params_STRUCT_SIZE);
-  if (const auto result = host.get_supported_chips(&params); result != CUPTI_SUCCESS) {
-    throw counters_unavailable(
-        fmt::format("cuptiProfilerHostGetSupportedChips: {}", describe(host, result)));
-  }
-  return {params.ppChipNames, params.ppChipNames + params.numChips};
-}
-
-// One Host API object for one chip: it holds the metric configuration being built.
-class host_object {
-public:
-  host_object(const profiler_host_library& host, const std::string& chip) : host_(host) {
-    auto params = host_params<CUpti_Profiler_Host_Initialize_Params>(
-        CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
-    params.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-    params.pChipName = chip.c_str();
-    if (const auto result = host_.initialize(&params); result != CUPTI_SUCCESS) {
-      throw counters_unavailable(fmt::format("cuptiProfilerHostInitialize for chip {}: {}", chip,
-                                             describe(host_, result)));
-    }
-    object_ = params.pHostObject;
-  }
-  host_object(const host_object&) = delete;
-  host_object& operator=(const host_object&) = delete;
-  host_object(host_object&&) = delete;
-  host_object& operator=(host_object&&) = delete;
-  ~host_object() {
-    auto params = host_params<CUpti_Profiler_Host_Deinitialize_Params>(
-        CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
-    params.pHostObject = object_;
-    (void)host_.deinitialize(&params);
-  }
-
-  // False when the chip does not know a name (CUPTI_ERROR_INVALID_PARAMETER, the whole call
-  // refused); other failures throw.
-  [[nodiscard]] bool add_metrics(const std::vector<const char*>& names) {
-    auto params = host_params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
-        CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
-    params.pHostObject = object_;
-    params.ppMetricNames = const_cast<const char**>(names.data());
-    params.numMetrics = names.size();
-    const auto result = host_.config_add_metrics(&params);
-    if (result == CUPTI_ERROR_INVALID_PARAMETER) {
-      return false;
-    }
-    check(result, "cuptiProfilerHostConfigAddMetrics");
-    return true;
-  }
-
-  [[nodiscard]] std::size_t passes() {
-    auto size = host_params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
-        CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
-    size.pHostObject = object_;
-    check(host_.get_config_image_size(&size), "cuptiProfilerHostGetConfigImageSize");
-    std::vector<std::uint8_t> image(size.configImageSize);
-    auto get = host_params<CUpti_Profiler_Host_GetConfigImage_Params>(
-        CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
-    get.pHostObject = object_;
-    get.configImageSize = image.size();
-    get.pConfigImage = image.data();
-    check(host_.get_config_image(&get), "cuptiProfilerHostGetConfigImage");
-    auto passes = host_params<CUpti_Profiler_Host_GetNumOfPasses_Params>(
-        CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
-    passes.configImageSize = image.size();
-    passes.pConfigImage = image.data();
-    check(host_.get_num_of_passes(&passes), "cuptiProfilerHostGetNumOfPasses");
-    return passes.numOfPasses;
-  }
-
-  // Base metrics ("dram__bytes_read") of every metric type, each with its type.
-  [[nodiscard]] std::vector<std::pair<std::string_view, CUpti_MetricType>> base_metrics() {
-    std::vector<std::pair<std::string_view, CUpti_MetricType>> found;
-    for (const auto type :
-         {CUPTI_METRIC_TYPE_COUNTER, CUPTI_METRIC_TYPE_RATIO, CUPTI_METRIC_TYPE_THROUGHPUT}) {
-      auto params = host_params<CUpti_Profiler_Host_GetBaseMetrics_Params>(
-          CUpti_Profiler_Host_GetBaseMetrics_Params_STRUCT_SIZE);
-      params.pHostObject = object_;
-      params.metricType = type;
-      check(host_.get_base_metrics(&params), "cuptiProfilerHostGetBaseMetrics");
-      for (std::size_t i = 0; i < params.numMetrics; ++i) {
-        found.emplace_back(params.ppMetricNames[i], type);
-      }
-    }
-    return found;
-  }
-
-  // Roll-up and submetric suffixes (".sum", ".avg.pct_of_peak_sustained_elapsed") of a base.
-  [[nodiscard]] std::vector<std::string_view> sub_metrics(std::string_view base,
-                                                          CUpti_MetricType type) {
-    const std::string name(base);
-    auto params = host_params<CUpti_Profiler_Host_GetSubMetrics_Params>(
-        CUpti_Profiler_Host_GetSubMetrics_Params_STRUCT_SIZE);
-    params.pHostObject = object_;
-    params.metricType = type;
-    params.pMetricName = name.c_str();
-    check(host_.get_sub_metrics(&params), "cuptiProfilerHostGetSubMetrics");
-    return {params.ppSubMetrics, params.ppSubMetrics + params.numOfSubmetrics};
-  }
-
-private:
-  void check(CUptiResult result, const char* call) const {
-    if (result != CUPTI_SUCCESS) {
-      throw counters_unavailable(fmt::format("{}: {}", call, describe(host_, result)));
-    }
-  }
-
-  const profiler_host_library& host_;
-  CUpti_Profiler_Host_Object* object_ = nullptr;
-};
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);

@@ -37,19 +37,6 @@ struct metric_plan {
 [[nodiscard]] metric_plan plan_metrics(const profiler_host_library& host, const std::string& chip,
                                        const std::vector<std::string>& names);
 
-// The Host API cannot be loaded or initialised: counters cannot be planned or collected. Timing
-// is not affected.
-class counters_unavailable : public error {
-public:
-  explicit counters_unavailable(std::string reason)
-      : error("hardware counters unavailable: " + reason), reason_(std::move(reason)) {}
-  [[nodiscard]] error_kind kind() const noexcept override { return error_kind::cupti_unavailable; }
-  [[nodiscard]] const std::string& reason() const noexcept { return reason_; }
-
-private:
-  std::string reason_;
-};
-
 // Some asked-for metrics are not metrics of the chip. The message names each with its closest
 // names; nothing was run.
 class unknown_metrics : public invalid_argument {

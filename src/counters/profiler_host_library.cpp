@@ -34,6 +34,8 @@ std::variant<const profiler_host_library*, std::string> load_once() {
                     missing);
   bind_cupti_symbol(cupti.handle, "cuptiProfilerHostGetNumOfPasses", library.get_num_of_passes,
                     missing);
+  bind_cupti_symbol(cupti.handle, "cuptiProfilerHostEvaluateToGpuValues",
+                    library.evaluate_to_gpu_values, missing);
   if (!missing.empty()) {
     return fmt::format("the loaded CUPTI lacks the Profiler Host API ({})", missing);
   }

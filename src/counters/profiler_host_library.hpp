@@ -9,6 +9,8 @@
 #include <string>
 #include <variant>
 
+#include "kerntime/errors.hpp"
+
 namespace kerntime::detail {
 
 struct cupti_library;
@@ -23,7 +25,21 @@ struct profiler_host_library {
   CUptiResult (*get_config_image_size)(CUpti_Profiler_Host_GetConfigImageSize_Params*) = nullptr;
   CUptiResult (*get_config_image)(CUpti_Profiler_Host_GetConfigImage_Params*) = nullptr;
   CUptiResult (*get_num_of_passes)(CUpti_Profiler_Host_GetNumOfPasses_Params*) = nullptr;
+  CUptiResult (*evaluate_to_gpu_values)(CUpti_Profiler_Host_EvaluateToGpuValues_Params*) = nullptr;
   const cupti_library* cupti = nullptr; // for describe()
+};
+
+// The Host API (or, during the counter pass, the range profiler) cannot be used: counters
+// cannot be planned or collected. Timing is not affected.
+class counters_unavailable : public error {
+public:
+  explicit counters_unavailable(std::string reason)
+      : error("hardware counters unavailable: " + reason), reason_(std::move(reason)) {}
+  [[nodiscard]] error_kind kind() const noexcept override { return error_kind::cupti_unavailable; }
+  [[nodiscard]] const std::string& reason() const noexcept { return reason_; }
+
+private:
+  std::string reason_;
 };
 
 // The Host API of the process-wide CUPTI (load_cupti), bound once. On failure: why, in words.

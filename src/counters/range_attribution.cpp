@@ -98,8 +98,36 @@ double reduce_metric(const std::string& metric, const std::vector<const profiled
   return total / weight;
 }
 
-range_attribution attribute_ranges(const std::vector<profiled_range>& ranges,
+namespace {
+
+// Auto range names each range by its launch number ("0", "1", …) in CUPTI 13's range profiler.
+bool named_by_number(const std::vector<profiled_range>& ranges) {
+  return !ranges.empty() && std::all_of(ranges.begin(), ranges.end(), [](const auto& range) {
+    return !range.name.empty() && std::all_of(range.name.begin(), range.name.end(),
+                                              [](unsigned char c) { return c >= '0' && c <= '9'; });
+  });
+}
+
+// Numbered ranges take the names of the iteration's kernel launches in launch order; a range past
+// the last launch keeps its number ("range 7").
+std::vector<profiled_range> named_by_launch_order(std::vector<profiled_range> ranges,
+                                                  const std::vector<trace_record>& iteration) {
+  std::size_t next = 0;
+  for (profiled_range& range : ranges) {
+    while (next < iteration.size() && iteration[next].kind != activity_kind::kernel) {
+      ++next;
+    }
+    range.name = next < iteration.size() ? iteration[next++].name : "range " + range.name;
+  }
+  return ranges;
+}
+
+} // namespace
+
+range_attribution attribute_ranges(const std::vector<profiled_range>& profiled,
                                    const std::vector<trace_record>& iteration) {
+  const std::vector<profiled_range> ranges =
+      named_by_number(profiled) ? named_by_launch_order(profiled, iteration) : profiled;
   range_attribution result;
   std::map<std::string, std::size_t> kernel_by_key; // key -> index in result.kernels
   std::vector<std::string> launch_keys;             // of kernel launches, in order

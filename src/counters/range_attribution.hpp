@@ -69,7 +69,9 @@ struct range_attribution {
 // `iteration`: the GPU records of one timed iteration in start order (the traced trial's records
 // of one `iteration`); copies and memsets get no range, the range profiler profiles kernels only.
 // The k-th range of a name goes to the k-th launch of that name (names compared by
-// kernel_name_key): the name says which kernel, launch order which call. Every disagreement is
+// kernel_name_key): the name says which kernel, launch order which call. Ranges named only by
+// number ("0", "1", …: auto range's names in CUPTI 13) are named by launch order first: the k-th
+// range is the k-th kernel launch, so only counts and positions can disagree. Every disagreement is
 // listed; the ranges that match are attributed regardless.
 [[nodiscard]] range_attribution attribute_ranges(const std::vector<profiled_range>& ranges,
                                                  const std::vector<trace_record>& iteration);

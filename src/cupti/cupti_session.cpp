@@ -8,10 +8,12 @@
 #include <atomic>
 #include <cstdlib>
 #include <ctime>
+#include <functional>
 #include <mutex>
 #include <unordered_set>
 #include <utility>
 
+#include "cupti/current_context.hpp"
 #include "cupti/tag_kinds.hpp"
 #include "kerntime/errors.hpp"
 
@@ -200,7 +202,7 @@ void cupti_session::on_buffer_completed(std::uint8_t* buffer, std::size_t valid_
   }
 }
 
-void cupti_session::detach_quietly() noexcept {
+void cupti_session::detach_quietly(const std::function<void()>& before_release) noexcept {
   if (!attached_) {
     if (active_session.load() == this) {
       active_session.store(nullptr);
@@ -217,16 +219,17 @@ void cupti_session::detach_quietly() noexcept {
   if (cupti_.activity_get_num_dropped_records(nullptr, 0, &count) == CUPTI_SUCCESS) {
     dropped += count;
   }
-  CUcontext context = nullptr;
-  void* get_current = nullptr;
-  cudaDriverEntryPointQueryResult status{};
-  if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &get_current, 12000, cudaEnableDefault,
-                                       &status) == cudaSuccess &&
-      get_current != nullptr &&
-      reinterpret_cast<CUresult (*)(CUcontext*)>(get_current)(&context) == CUDA_SUCCESS &&
+  if (CUcontext context = current_context();
       context != nullptr &&
       cupti_.activity_get_num_dropped_records(context, 0, &count) == CUPTI_SUCCESS) {
     dropped += count;
+  }
+  if (before_release) {
+    // Activity is off and flushed, CUPTI still initialised: the counter pass's moment.
+    try {
+      before_release();
+    } catch (...) { // NOLINT(bugprone-empty-catch): the caller's hook reports its own failures
+    }
   }
   if (!shared_) {
     cupti_.unsubscribe(subscriber_);
@@ -285,8 +288,8 @@ activity_log cupti_session::records_so_far() {
   return log_;
 }
 
-activity_log cupti_session::detach() {
-  detach_quietly();
+activity_log cupti_session::detach(const std::function<void()>& before_release) {
+  detach_quietly(before_release);
   if (shared_ && sharing_.recheck) {
     // The grant held when CUPTI was attached; it must still hold now that it is detached, or the
     // profiler may have traced (and lost its records to kerntime) in between.

@@ -5,6 +5,7 @@
 // the Activity API alone, leaving CUPTI as it was found (docs/torch-profiler.md).
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -39,10 +40,13 @@ public:
   // goes on (the stopping rule). Only records of work that has finished are complete.
   [[nodiscard]] activity_log records_so_far();
 
-  // Disable, flush, unsubscribe, finalize — with no launch in between. Returns the decoded log.
+  // Disable, flush, unsubscribe, finalize — with no launch in between but `before_release`, run
+  // once activity is disabled and flushed and before CUPTI is released (the counter pass: the
+  // range profiler needs an initialised CUPTI, and its replayed kernels must leave no activity
+  // record). Its exceptions are swallowed: it reports its own failures. Returns the decoded log.
   // Shared: disable and flush only, then ask the caller again whether the profiler is idle.
   // Idempotent; the destructor detaches if the caller did not (e.g. on an exception).
-  activity_log detach();
+  activity_log detach(const std::function<void()>& before_release = {});
 
   // Called from CUPTI's buffer-completed callback thread. `handed_out_by_kerntime` is false for
   // a buffer another CUPTI client requested (possible only while CUPTI is shared).
@@ -50,7 +54,7 @@ public:
                            bool handed_out_by_kerntime) noexcept;
 
 private:
-  void detach_quietly() noexcept;
+  void detach_quietly(const std::function<void()>& before_release = {}) noexcept;
   // Throws when the records were not all decoded, or (shared) show another client tracing.
   void check_records() const; // under mutex_
 

@@ -2,11 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
+#include <iterator>
 #include <optional>
 #include <vector>
 
 #include "attribution/attribution.hpp"
 #include "attribution/work_behaviour.hpp"
+#include "counters/counter_pass.hpp"
+#include "counters/counters_summary.hpp"
 #include "kerntime/cuda.hpp"
 #include "measure/trial_loop.hpp"
 #include "result/summarise.hpp"
@@ -59,17 +64,18 @@ struct first_calls {
   std::uint64_t first = 0;
   std::optional<std::uint64_t> same_inputs;
   std::optional<std::uint64_t> rotated_inputs;
+  int launches = 0; // GPU launches of the first call (learned from its records)
 };
 
 // Plans the queue; returns the kernels rotation added.
 std::vector<std::string> learn_from_first_calls(cupti_session& session, iteration_context& context,
-                                                const first_calls& ids) {
+                                                first_calls& ids) {
   check_device("the first iterations after attaching CUPTI");
   const activity_log early = session.records_so_far();
   const auto waits = host_waits_by_iteration(early);
+  ids.launches = launches_of_iteration(early, ids.first);
   if (waits.empty()) {
-    context.queue = plan_queue(context.settings.repeats, context.launch_queue_depth,
-                               launches_of_iteration(early, ids.first));
+    context.queue = plan_queue(context.settings.repeats, context.launch_queue_depth, ids.launches);
   } else {
     context.queue.chunk_iterations = 0; // the host waits on the queue it would have to release
   }
@@ -77,6 +83,34 @@ std::vector<std::string> learn_from_first_calls(cupti_session& session, iteratio
     return {};
   }
   return kernels_added_by_rotation(early, *ids.same_inputs, *ids.rotated_inputs);
+}
+
+// The counter pass on one more iteration: flushed and finished first, then the work on the next
+// input set, profiled (counters/counter_pass.hpp). Runs while CUPTI is initialised, activity off.
+counter_pass_outcome run_counter_pass_of(iteration_context& context, int expected_launches) {
+  counter_pass_request request;
+  request.metrics = context.settings.metrics;
+  request.device_ordinal = context.device_ordinal;
+  request.expected_ranges = static_cast<std::size_t>(std::max(expected_launches, 1));
+  const int input_set = context.take_input_set();
+  return run_counter_pass(
+      request,
+      [&] {
+        if (context.flush != nullptr) {
+          context.flush->enqueue(context.stream);
+        }
+        check_cuda(cudaStreamSynchronize(context.stream), "the counter pass's flush");
+      },
+      [&] { context.work(context.stream, input_set); },
+      [&] { check_cuda(cudaStreamSynchronize(context.stream), "the counter pass's iteration"); });
+}
+
+// The records of the traced trial's first iteration, in start order.
+std::vector<trace_record> first_iteration(const std::vector<trace_record>& trace) {
+  std::vector<trace_record> records;
+  std::copy_if(trace.begin(), trace.end(), std::back_inserter(records),
+               [](const trace_record& r) { return r.iteration == 0; });
+  return records;
 }
 
 } // namespace
@@ -100,6 +134,7 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
     layout.ignored.insert(id);
   }
   std::vector<std::string> rotation_added = learn_from_first_calls(session, context, ids);
+  const int expected_launches = ids.launches;
 
   std::uint64_t internal_id = 0;
   // kerntime's own GPU work (the blocking kernel, the clock check) carries a tag of its own.
@@ -133,8 +168,14 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
                                 context.settings.metric);
       });
 
-  // Detach before reading: no launch may come between disabling and finalizing CUPTI.
-  const activity_log log = session.detach();
+  // Detach before reading: no launch may come between disabling and finalizing CUPTI but the
+  // counter pass's, which needs CUPTI initialised and activity off.
+  std::optional<counter_pass_outcome> pass;
+  std::function<void()> counter_pass;
+  if (context.settings.counters && context.counters_unavailable.empty() && !session.shared()) {
+    counter_pass = [&] { pass = run_counter_pass_of(context, expected_launches); };
+  }
+  const activity_log log = session.detach(counter_pass);
   // After a fault CUPTI still reports success and zero timestamps: the CUDA error comes first.
   check_device("the measured trials");
   timed_trials timed = attribute(log, layout);
@@ -150,6 +191,16 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
     timed.warnings.push_back(std::move(warning));
   }
   timed.stopped_because = kept.stopped_because;
+  if (pass) {
+    timed.counters = summarise_counters(*pass, first_iteration(timed.trace), timed.kernels, 0.0);
+  } else if (context.settings.counters) {
+    timed.counters = counters_unavailable_because(
+        !context.counters_unavailable.empty()
+            ? context.counters_unavailable
+            : "CUPTI is shared with an idle torch.profiler (docs/torch-profiler.md); the counter "
+              "pass needs kerntime's own CUPTI session: set TEARDOWN_CUPTI=1 before profiling, or "
+              "measure counters in a process that has not profiled");
+  }
   return timed;
 }
 

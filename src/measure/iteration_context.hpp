@@ -5,6 +5,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <string>
 #include <thread>
 
 #include "flush/l2_flush.hpp"
@@ -36,6 +37,9 @@ struct iteration_context {
   long long next_iteration = 0; // counts every call of `work`, warmup included
   int blocking_timeouts = 0;    // trials the blocking kernel's timeout released (trial_loop.hpp)
   bool trial_stalled = false;   // the watchdog released the queue during the current trial
+  int device_ordinal = 0;       // the device measured (the counter pass profiles it)
+  // Counters were asked for but the check before the run found them unavailable: why.
+  std::string counters_unavailable{};
 
   // The input set of the next call, rotating over all sets.
   int take_input_set() { return static_cast<int>(next_iteration++ % settings.input_sets); }

@@ -9,6 +9,8 @@
 #include <optional>
 #include <variant>
 
+#include "counters/counter_pass.hpp"
+#include "counters/counters_summary.hpp"
 #include "cupti/cupti_library.hpp"
 #include "cupti/cupti_session.hpp"
 #include "flush/l2_flush.hpp"
@@ -63,6 +65,21 @@ public:
     context_->watchdog = &*watchdog_;
     context_->launch_queue_depth = detail::launch_queue_depth(stream, *blocker_, *watchdog_);
     context_->queue = detail::plan_queue(p.repeats, std::nullopt, 0);
+    context_->device_ordinal = device_.ordinal;
+  }
+
+  // With counters: the metric names checked against this device's chip before anything runs
+  // (unknown names throw unknown_metrics, an invalid_argument). Counters that cannot be had here
+  // (no range profiler, an unsupported device) leave timing as it is; the result says why.
+  void check_counters() {
+    if (!protocol_.counters) {
+      return;
+    }
+    try {
+      (void)detail::check_device_metrics(device_.ordinal, protocol_.metrics);
+    } catch (const detail::counters_unavailable& e) {
+      context_->counters_unavailable = e.reason();
+    }
   }
 
   // JIT compilation, autotuning, lazy loading: before any timer is attached. Returns the CUDA
@@ -162,6 +179,13 @@ public:
     }
     r.energy =
         detail::summarise_energy(probe_ ? probe_->energy() : std::nullopt, protocol_, r.telemetry);
+    if (r.counters.status == counters_status::measured) {
+      r.counters.derived = detail::derive_counters(r.counters.metrics_total, r.latency_ns);
+    } else if (protocol_.counters && backend_ == timing_backend::events) {
+      r.counters = detail::counters_unavailable_because(
+          "timing fell back to CUDA events (" + backend_reason_ +
+          "); the counter pass needs CUPTI, which was not available");
+    }
     return r;
   }
 
@@ -200,6 +224,7 @@ measurement_result detail::measure(const work_function& work, const protocol& p,
   }
   const auto wall_start = std::chrono::steady_clock::now();
   measurement m(work, p, stream);
+  m.check_counters();
   const cudaError_t pending = m.warm_up();
   m.launch_as_graphs(pending);
   measurement_result r = m.summarise(m.time_trials(pending, sharing));

@@ -88,6 +88,7 @@ measurement_result summarise(timed_trials timed, const protocol& p) {
   r.flush_median_ns = timed.flush_median_ns;
   r.warnings = std::move(timed.warnings);
   r.work = std::move(timed.work);
+  r.counters = std::move(timed.counters);
   if (p.stop_at_ci && r.stopping.reason != stop_reason::interval_reached) {
     r.warnings.push_back(missed_target_warning(p, r.stopping));
   }

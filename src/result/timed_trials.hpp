@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kerntime/counters.hpp"
 #include "kerntime/result.hpp"
 
 namespace kerntime::detail {
@@ -18,6 +19,7 @@ struct timed_trials {
   work_behaviour work;        // what the work did beside its GPU time (docs/queue.md)
   double flush_median_ns = 0; // the flush's GPU time per iteration (CUPTI only); 0 otherwise
   stop_reason stopped_because = stop_reason::trial_count; // set by the trial loop
+  counters_summary counters; // the counter pass (CUPTI only); derived totals wait for the latency
 };
 
 } // namespace kerntime::detail

@@ -78,6 +78,22 @@ TEST_F(cupti_held_elsewhere, automatic_falls_back_to_events_and_says_why) {
   EXPECT_GE(r.latency_ns, 10'000.0);
 }
 
+// Counters asked for while another subscriber holds CUPTI: timing falls back to events, and the
+// counters block says unavailable with the reason instead of failing the result.
+TEST_F(cupti_held_elsewhere, counters_say_unavailable_and_why) {
+  protocol p = short_protocol(backend_request::automatic);
+  p.counters = true;
+  const measurement_result r = measure(spin_10us, p);
+  EXPECT_EQ(r.backend, timing_backend::events);
+  EXPECT_EQ(r.counters.status, counters_status::unavailable);
+  EXPECT_FALSE(r.counters.reason.empty());
+  EXPECT_TRUE(mentions_the_other_subscriber(r.counters.reason) ||
+              lowercase(r.counters.reason).find("cupti") != std::string::npos)
+      << r.counters.reason;
+  EXPECT_GE(r.latency_ns, 10'000.0) << "the timing result stands";
+  RecordProperty("reason", r.counters.reason);
+}
+
 TEST_F(cupti_held_elsewhere, cupti_backend_refuses_with_cupti_unavailable) {
   try {
     const measurement_result r = measure(spin_10us, short_protocol(backend_request::cupti));

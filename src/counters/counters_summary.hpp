@@ -1,0 +1,37 @@
+#pragma once
+// The counters block of a result, from the counter pass and the timed iteration it is attributed
+// to: per kernel of the breakdown its metric values, and what kerntime derives from them and its
+// own timed durations (DRAM bytes, bytes per second, the bound). Pure: tests feed it ranges.
+
+#include <vector>
+
+#include "counters/counter_pass.hpp"
+#include "kerntime/counters.hpp"
+#include "kerntime/result.hpp"
+
+namespace kerntime::detail {
+
+// The metrics the derived values read.
+inline constexpr const char* dram_read_metric = "dram__bytes_read.sum";
+inline constexpr const char* dram_write_metric = "dram__bytes_write.sum";
+inline constexpr const char* dram_percent_metric =
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed";
+
+// From the metrics of one kernel (or the iteration) and its timed duration: DRAM bytes read +
+// written, those bytes over the duration, the counter's DRAM %, the compute % (the largest of
+// tensor-pipe and SM throughput % among the metrics) and the bound (whichever % is larger).
+// dram_fraction_of_peak needs the device's peak and is set by the speed-of-light stage.
+[[nodiscard]] counters_derived derive_counters(const std::map<std::string, double>& metrics,
+                                               double duration_ns);
+
+// `iteration`: the records of one timed iteration (trace records of iteration 0), `breakdown`
+// the kernels of the result (their median times), `latency_ns` the headline latency.
+[[nodiscard]] counters_summary summarise_counters(const counter_pass_outcome& pass,
+                                                  const std::vector<trace_record>& iteration,
+                                                  const std::vector<kernel_summary>& breakdown,
+                                                  double latency_ns);
+
+// The counters block of a measurement that did not run the pass, with the reason.
+[[nodiscard]] counters_summary counters_unavailable_because(std::string reason);
+
+} // namespace kerntime::detail

@@ -1,0 +1,12 @@
+#pragma once
+// The calling thread's current CUDA context, asked of the driver through the runtime's entry-point
+// query: kerntime links the runtime statically and never links libcuda, which CUPTI loads itself.
+
+#include <cuda.h>
+
+namespace kerntime::detail {
+
+// Null when there is none or the driver cannot be asked.
+[[nodiscard]] CUcontext current_context() noexcept;
+
+} // namespace kerntime::detail
