@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 from . import _kerntime, torch_profiler_state
 from .capture_stream import capturable
@@ -18,7 +18,8 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
           metric: str = "span", stream: Any = None, stop_at_ci: Optional[float] = None,
           max_trials: Optional[int] = None, max_time: Optional[float] = None,
           flops: Optional[float] = None, bytes: Optional[float] = None, dtype: Any = None,
-          cuda_graph: Union[bool, str] = False, **kwargs: Any) -> Any:
+          cuda_graph: Union[bool, str] = False, counters: bool = False,
+          metrics: Optional[Sequence[str]] = None, **kwargs: Any) -> Any:
     """Measures ``fn(*args, **kwargs)`` on the GPU.
 
     ``warmup`` untimed iterations (JIT compilation and autotuning happen there, before the
@@ -51,6 +52,15 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
     why and what to change); on PyTorch's default stream, fn runs on a side stream.
     ``cuda_graph="both"``: measures both ways and returns ``{"stream": Result, "graph": Result}``.
 
+    ``counters=True``: after the timing trials, one flushed iteration is profiled with CUPTI's
+    range profiler (kernel replay) and ``Result.counters`` gives each kernel's hardware counters:
+    DRAM bytes read and written, DRAM %, L2 hit rate, tensor-pipe % and what kerntime derives
+    (bytes per second over its own timed duration, the bound). ``metrics=[...]``: CUPTI metric
+    names of this GPU's chip instead of the default set (implies counters; an unknown name raises
+    InvalidArgument naming the chip's closest names before anything runs). Timing is unchanged;
+    where counters cannot be collected ``Result.counters.status`` is "unavailable" with the reason
+    (docs/counters.md).
+
     Keyword arguments named like bench's own parameters are bench's; pass such arguments to fn
     through functools.partial. fn's return value is discarded. An exception raised by fn
     propagates unchanged, with its traceback; nothing falls back.
@@ -62,6 +72,7 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
                 for launch in ("stream", "graph")}
     if not isinstance(cuda_graph, bool):
         raise InvalidArgument(f"cuda_graph takes True, False or \"both\" (got {cuda_graph!r})")
+    metric_names = _metric_names(metrics)
     work = dict(flops=checked_count("flops", flops), bytes=checked_count("bytes", bytes),
                 precision=precision_name(dtype))
     sets = make_input_sets(args, kwargs, input_sets)
@@ -78,5 +89,17 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
             wait_for_inputs=copied_tensors, stop_at_ci=stop_at_ci, cuda_graph=cuda_graph,
             max_trials=max_trials,
             max_time=max_time, cupti_holder=torch_profiler_state.cupti_holder(),
-            cupti_recheck=torch_profiler_state.cupti_holder)
+            cupti_recheck=torch_profiler_state.cupti_holder,
+            counters=bool(counters) or bool(metric_names), metrics=metric_names)
     return Result(measurement, **work)
+
+
+def _metric_names(metrics: Optional[Sequence[str]]) -> List[str]:
+    """bench(metrics=...) as a list of names: a sequence of strings, never one string."""
+    if metrics is None:
+        return []
+    if isinstance(metrics, str) or not all(isinstance(name, str) for name in metrics):
+        raise InvalidArgument(
+            f"metrics takes a list of CUPTI metric names (got {metrics!r}); e.g. "
+            "metrics=[\"dram__bytes_read.sum\", \"dram__bytes_write.sum\"]")
+    return list(metrics)

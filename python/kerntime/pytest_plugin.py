@@ -55,6 +55,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--kerntime-html", metavar="PATH", default=None,
                     help="write every kerntime result of the session to PATH as one "
                          "self-contained HTML page (charts; with --kerntime-baseline, the ratios)")
+    group.addoption("--kerntime-counters", action="store_true", default=False,
+                    help="kerntime_bench measures hardware counters too (bench(counters=True)): "
+                         "a counter pass after each measurement's timing trials")
     group.addoption("--kerntime-top-kernels", metavar="N", type=int, default=5,
                     help="how many kernels of each result become JUnit properties (default 5)")
     group.addoption("--kerntime-baseline", metavar="FILE", default=None,
@@ -92,8 +95,10 @@ class TestBench:
     __test__ = False  # not a test class, despite its name
 
     def __init__(self, test: str, record_property: Callable[[str, Any], None],
-                 recorded: List[RecordedResult], top_kernels: int) -> None:
+                 recorded: List[RecordedResult], top_kernels: int,
+                 counters: bool = False) -> None:
         self._test = test
+        self._counters = counters  # --kerntime-counters: bench(counters=True) unless told
         self._record_property = record_property
         self._session = recorded
         self._top_kernels = top_kernels
@@ -102,6 +107,8 @@ class TestBench:
     def __call__(self, fn: Callable[..., Any], *args: Any, baseline: bool = False,
                  name: Optional[str] = None, **kwargs: Any) -> Result:
         """kerntime.bench(fn, *args, **kwargs), recorded under `name` (or as a baseline)."""
+        if self._counters:
+            kwargs.setdefault("counters", True)
         try:
             result = bench(fn, *args, **kwargs)
         except KerntimeError as error:
@@ -149,6 +156,15 @@ class TestBench:
             properties.append((f"{prefix}kernel_{rank}", kernel.name))
             properties.append((f"{prefix}kernel_{rank}_ms", kernel.mean_ms))
             properties.append((f"{prefix}kernel_{rank}_share", kernel.share))
+        counters = result.counters
+        if counters.status == "measured":
+            derived = counters.derived
+            for key in ("dram_bytes", "dram_percent_of_peak", "compute_percent_of_peak", "bound"):
+                value = getattr(derived, key)
+                if value is not None:
+                    properties.append((f"{prefix}counters_{key}", value))
+        elif counters.status == "unavailable":
+            properties.append((prefix + "counters_unavailable", counters.reason))
         # One property per warning (JUnit allows repeated names), never a joined list.
         properties.extend((prefix + "warning", warning) for warning in result.warnings)
         return properties
@@ -184,7 +200,8 @@ def kerntime_bench(request: pytest.FixtureRequest) -> Any:
 
     bencher = TestBench(request.node.nodeid, record_property,
                         request.config.stash[_recorded_key],
-                        request.config.getoption("kerntime_top_kernels"))
+                        request.config.getoption("kerntime_top_kernels"),
+                        request.config.getoption("kerntime_counters"))
     request.node.stash[_bench_key] = bencher
     yield bencher
     bencher.finish()

@@ -134,6 +134,15 @@ class Result:
         return self.measurement.protocol_used.launch
 
     @property
+    def counters(self) -> "_kerntime.Counters":
+        """The counter pass (bench(counters=True)): ``status`` ("measured", "unavailable" with
+        ``reason``, or "not_requested"), ``chip``, ``metrics``, ``passes``, ``seconds``, per kernel
+        ``kernels[i].metrics`` and ``.derived`` (dram_bytes, dram_bytes_per_second,
+        dram_percent_of_peak, compute_percent_of_peak, bound), the iteration's ``metrics_total``
+        and ``derived``, and ``mismatches`` between profiled and timed kernels."""
+        return self.measurement.counters
+
+    @property
     def cupti_mode(self) -> str:
         """How CUPTI was held: "subscribed" (kerntime's own subscription),
         "shared_with_idle_torch_profiler" (the Activity API alone, beside an idle

@@ -63,7 +63,8 @@ measurement_result measure_python(const py::object& fn, const py::list& input_se
                                   bool wait_for_inputs, std::optional<double> stop_at_ci,
                                   bool cuda_graph, std::optional<long long> max_trials,
                                   std::optional<double> max_time, detail::cupti_holder cupti_holder,
-                                  const py::object& cupti_recheck) {
+                                  const py::object& cupti_recheck, bool counters,
+                                  const std::vector<std::string>& metrics) {
   protocol_request request;
   read_warmup(warmup, request);
   request.trials = trials;
@@ -76,6 +77,8 @@ measurement_result measure_python(const py::object& fn, const py::list& input_se
   request.backend = backend;
   request.metric = metric;
   request.cuda_graph = cuda_graph;
+  request.counters = counters;
+  request.metrics = metrics;
   const protocol p = parse_protocol(request);
   std::vector<call_arguments> calls;
   calls.reserve(py::len(input_sets));
@@ -133,7 +136,8 @@ void bind_measure(py::module_& m) {
         py::arg("wait_for_inputs") = false, py::arg("stop_at_ci") = py::none(),
         py::arg("cuda_graph") = false, py::arg("max_trials") = py::none(),
         py::arg("max_time") = py::none(), py::arg("cupti_holder") = detail::cupti_holder::unknown,
-        py::arg("cupti_recheck") = py::none(),
+        py::arg("cupti_recheck") = py::none(), py::arg("counters") = false,
+        py::arg("metrics") = std::vector<std::string>{},
         "Measures fn(*args, **kwargs) for each (args, kwargs) of input_sets, rotating over them. "
         "Internal: kerntime.bench() prepares the input sets and the stream.");
 }

@@ -98,8 +98,42 @@ void bind_protocol(py::module_& m) {
       .def_readonly("telemetry", &protocol::telemetry)
       .def_readonly("throttle_threshold", &protocol::throttle_threshold)
       .def_readonly("discard_throttled", &protocol::discard_throttled)
+      .def_readonly("counters", &protocol::counters)
+      .def_readonly("metrics", &protocol::metrics)
       .def_property_readonly("launch",
                              [](const protocol& p) { return std::string(to_string(p.launch)); });
+}
+
+void bind_counters(py::module_& m) {
+  py::class_<counters_derived>(m, "CountersDerived")
+      .def_readonly("dram_bytes", &counters_derived::dram_bytes)
+      .def_readonly("dram_bytes_per_second", &counters_derived::dram_bytes_per_second)
+      .def_readonly("dram_fraction_of_peak", &counters_derived::dram_fraction_of_peak)
+      .def_readonly("dram_percent_of_peak", &counters_derived::dram_percent_of_peak)
+      .def_readonly("compute_percent_of_peak", &counters_derived::compute_percent_of_peak)
+      .def_property_readonly("bound", [](const counters_derived& d) -> std::optional<std::string> {
+        if (!d.bound) {
+          return std::nullopt;
+        }
+        return std::string(to_string(*d.bound));
+      });
+  py::class_<kernel_counters_result>(m, "KernelCounters")
+      .def_readonly("name", &kernel_counters_result::name)
+      .def_readonly("launches", &kernel_counters_result::launches)
+      .def_readonly("metrics", &kernel_counters_result::metrics)
+      .def_readonly("derived", &kernel_counters_result::derived);
+  py::class_<counters_summary>(m, "Counters")
+      .def_property_readonly(
+          "status", [](const counters_summary& c) { return std::string(to_string(c.status)); })
+      .def_readonly("reason", &counters_summary::reason)
+      .def_readonly("chip", &counters_summary::chip)
+      .def_readonly("metrics", &counters_summary::metrics)
+      .def_readonly("passes", &counters_summary::passes)
+      .def_readonly("seconds", &counters_summary::seconds)
+      .def_readonly("kernels", &counters_summary::kernels)
+      .def_readonly("metrics_total", &counters_summary::metrics_total)
+      .def_readonly("derived", &counters_summary::derived)
+      .def_readonly("mismatches", &counters_summary::mismatches);
 }
 
 void bind_measurement(py::module_& m) {
@@ -153,6 +187,7 @@ void bind_measurement(py::module_& m) {
       .def_readonly("kernels", &measurement_result::kernels)
       .def_readonly("trace", &measurement_result::trace)
       .def_readonly("telemetry", &measurement_result::telemetry)
+      .def_readonly("counters", &measurement_result::counters)
       .def_readonly("warnings", &measurement_result::warnings)
       .def_readonly("wall_seconds", &measurement_result::wall_seconds)
       .def_readonly("flush_bytes", &measurement_result::flush_bytes)
@@ -165,6 +200,7 @@ void bind_result(py::module_& m) {
   bind_statistics(m);
   bind_telemetry(m);
   bind_protocol(m);
+  bind_counters(m);
   bind_measurement(m);
 }
 

@@ -145,3 +145,35 @@ def test_result_stopping_says_which_rule_ran_and_what_it_reached():
     assert 0 < six.half_width < 0.05
     two = kerntime.Result(_kerntime._example_result(trials=2)).stopping
     assert two.median_interval is None and two.half_width is None
+
+
+def test_counters_and_metrics_are_passed_through(engine):
+    kerntime.bench(lambda: None, warmup=0, trials=1, repeat=1, counters=True)
+    _, options = engine.calls[-1]
+    assert options["counters"] is True and options["metrics"] == []
+    kerntime.bench(lambda: None, warmup=0, trials=1, repeat=1,
+                   metrics=("dram__bytes_read.sum", "gpu__time_duration.sum"))
+    _, options = engine.calls[-1]
+    assert options["counters"] is True  # metrics imply counters
+    assert options["metrics"] == ["dram__bytes_read.sum", "gpu__time_duration.sum"]
+    kerntime.bench(lambda: None, warmup=0, trials=1, repeat=1)
+    _, options = engine.calls[-1]
+    assert options["counters"] is False
+
+
+@pytest.mark.parametrize("metrics", ["dram__bytes_read.sum", [1, 2], ["ok.sum", None]])
+def test_metrics_must_be_a_list_of_names(engine, metrics):
+    with pytest.raises(kerntime.InvalidArgument, match="metrics takes a list of CUPTI metric"):
+        kerntime.bench(lambda: None, metrics=metrics)
+    assert engine.calls == []
+
+
+def test_counters_with_events_is_refused_by_the_protocol():
+    # The real engine: the protocol check runs before any GPU work.
+    with pytest.raises(kerntime.InvalidArgument, match="counters needs CUPTI"):
+        kerntime.bench(lambda: None, counters=True, backend="events")
+
+
+def test_a_metric_name_with_a_comma_is_refused():
+    with pytest.raises(kerntime.InvalidArgument, match="one per entry"):
+        kerntime.bench(lambda: None, metrics=["dram__bytes_read.sum,dram__bytes_write.sum"])
