@@ -534,7 +534,7 @@ private:
     for (const auto& k : c.kernels) {
       std::string metrics;
       for (const auto& [metric, value] : k.metrics) {
-        metrics += fmt::format("{}{} = {:g}", metrics.empty() ? "" : "; ", metric, value);
+        metrics += fmt::format("{}{} = {}", metrics.empty() ? "" : "; ", metric, value);
       }
       out << fmt::format("<tr><td class=\"name\" title=\"{}\">{}</td>", html_escape(metrics),
                          html_escape(k.name))
