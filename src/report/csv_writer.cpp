@@ -47,6 +47,11 @@ constexpr const char* result_columns[] = {"status",
                                           "achievable_memory_pct",
                                           "energy_j_per_iteration",
                                           "average_power_w",
+                                          "dram_bytes",
+                                          "dram_percent_of_peak",
+                                          "compute_percent_of_peak",
+                                          "counters_bound",
+                                          "counters_status",
                                           "sm_clock_min_mhz",
                                           "sm_clock_max_mhz",
                                           "measured_sm_clock_min_mhz",
@@ -75,6 +80,16 @@ void add_speed_of_light(std::vector<std::string>& cells, const std::optional<spe
   const auto* a = sol->achievable ? &*sol->achievable : nullptr;
   cells.push_back(a ? optional_cell(a->compute_pct, "{:.3f}") : std::string());
   cells.push_back(a ? optional_cell(a->memory_pct, "{:.3f}") : std::string());
+}
+
+// The counter pass's values for the whole iteration (blank where not derived) and its status.
+void add_counters(std::vector<std::string>& cells, const counters_summary& c) {
+  const auto& d = c.derived;
+  cells.push_back(optional_cell(d.dram_bytes, "{:.0f}"));
+  cells.push_back(optional_cell(d.dram_percent_of_peak, "{:.3f}"));
+  cells.push_back(optional_cell(d.compute_percent_of_peak, "{:.3f}"));
+  cells.push_back(d.bound ? std::string(to_string(*d.bound)) : std::string());
+  cells.emplace_back(to_string(c.status));
 }
 
 std::vector<std::string> result_cells(const benchmark_run& run) {
@@ -111,6 +126,7 @@ std::vector<std::string> result_cells(const benchmark_run& run) {
   add_speed_of_light(cells, run.sol);
   cells.push_back(optional_cell(r.energy.joules_per_iteration, "{:.6g}"));
   cells.push_back(optional_cell(r.energy.average_watts, "{:.1f}"));
+  add_counters(cells, r.counters);
   cells.push_back(optional_cell(t.sm_clock_min_mhz, "{}"));
   cells.push_back(optional_cell(t.sm_clock_max_mhz, "{}"));
   cells.push_back(optional_cell(t.measured_sm_clock_min_mhz, "{:.0f}"));

@@ -82,6 +82,25 @@ void add_throughput(json& row, const benchmark_run& run, double ns) {
   }
 }
 
+// The counter pass's values for the whole iteration as user counters (numbers only: the bound
+// and an unavailable reason are text, which Google Benchmark's counters cannot hold). One
+// profiled iteration, so the same on every row that carries them.
+void add_counters(json& row, const counters_summary& c) {
+  if (c.status != counters_status::measured) {
+    return;
+  }
+  const auto add = [&row](const char* key, const std::optional<double>& value) {
+    if (value) {
+      row[key] = *value;
+    }
+  };
+  add("dram_bytes", c.derived.dram_bytes);
+  add("dram_bytes_per_second", c.derived.dram_bytes_per_second);
+  add("dram_fraction_of_peak", c.derived.dram_fraction_of_peak);
+  add("dram_percent_of_peak", c.derived.dram_percent_of_peak);
+  add("compute_percent_of_peak", c.derived.compute_percent_of_peak);
+}
+
 void add_rows(json& benchmarks, const benchmark_run& run, const row_identity& id) {
   if (run.status != run_status::ok || !run.result) {
     // No time was measured; the numeric keys stay (as zeros) so readers that index them
@@ -119,6 +138,7 @@ void add_rows(json& benchmarks, const benchmark_run& run, const row_identity& id
     row["time_unit"] = time_unit;
     row["label"] = label;
     add_throughput(row, run, means[i]);
+    add_counters(row, r.counters);
     benchmarks.push_back(std::move(row));
   }
   if (means.empty()) {
@@ -151,6 +171,7 @@ void add_rows(json& benchmarks, const benchmark_run& run, const row_identity& id
     row["label"] = label;
     if (std::string_view(a.name) == "mean" || std::string_view(a.name) == "median") {
       add_throughput(row, run, a.value * ns_per_unit);
+      add_counters(row, r.counters);
     }
     benchmarks.push_back(std::move(row));
   }

@@ -13,6 +13,7 @@
 #include "kerntime/compare.hpp"
 #include "kerntime/report.hpp"
 #include "report/detail/benchmark_groups.hpp"
+#include "report/detail/counters_text.hpp"
 #include "report/detail/html_text.hpp"
 #include "report/detail/roofline_text.hpp"
 #include "report/detail/stopping_text.hpp"
@@ -421,6 +422,7 @@ private:
     }
     print_distribution(out, run.state_name, r);
     print_kernels(out, run.state_name, r);
+    print_counters(out, r.counters);
     print_telemetry(out, run.state_name, r);
     out << "<p>Stopping: " << html_escape(detail::describe_stopping(r)) << "</p>\n";
     if (!r.warnings.empty()) {
@@ -504,6 +506,67 @@ private:
           << cell(detail::percent(k.share), "num") << "</tr>\n";
     }
     out << "</table>\n</figure>\n";
+  }
+
+  // Each kernel's counters (the columns some kernel has; every metric on hover of its name), the
+  // iteration's line and any mismatch; or why the counters are unavailable. Nothing when they
+  // were not requested.
+  static void print_counters(std::ostream& out, const counters_summary& c) {
+    if (c.status == counters_status::not_requested) {
+      return;
+    }
+    out << "<figure class=\"counters\">\n<h4>Counters</h4>\n";
+    if (c.status == counters_status::unavailable) {
+      out << "<p>Counters unavailable: " << html_escape(c.reason) << "</p>\n</figure>\n";
+      return;
+    }
+    const detail::kernel_counter_columns columns = detail::kernel_counter_columns_of(c);
+    out << "<table class=\"counters\">\n<tr><th>kernel</th><th>launches</th>";
+    for (const auto& [shown, name] :
+         {std::pair{columns.dram_bytes, "DRAM bytes"}, std::pair{columns.dram_percent, "DRAM %"},
+          std::pair{columns.l2_hit_rate, "L2 hit %"}, std::pair{columns.tensor, "tensor %"},
+          std::pair{columns.bound, "bound"}}) {
+      if (shown) {
+        out << "<th>" << name << "</th>";
+      }
+    }
+    out << "</tr>\n";
+    for (const auto& k : c.kernels) {
+      std::string metrics;
+      for (const auto& [metric, value] : k.metrics) {
+        metrics += fmt::format("{}{} = {}", metrics.empty() ? "" : "; ", metric, value);
+      }
+      out << fmt::format("<tr><td class=\"name\" title=\"{}\">{}</td>", html_escape(metrics),
+                         html_escape(k.name))
+          << cell(std::to_string(k.launches), "num");
+      if (columns.dram_bytes) {
+        out << (k.derived.dram_bytes ? cell(detail::bytes_text(*k.derived.dram_bytes), "num")
+                                     : number_cell(std::nullopt, ""));
+      }
+      if (columns.dram_percent) {
+        out << number_cell(k.derived.dram_percent_of_peak, "{:.1f}");
+      }
+      if (columns.l2_hit_rate) {
+        out << number_cell(detail::metric_value(k, detail::l2_hit_rate_metric), "{:.1f}");
+      }
+      if (columns.tensor) {
+        out << number_cell(detail::metric_value(k, detail::tensor_pipe_metric), "{:.1f}");
+      }
+      if (columns.bound) {
+        out << cell(k.derived.bound ? to_string(*k.derived.bound) : "\xE2\x80\x93");
+      }
+      out << "</tr>\n";
+    }
+    out << "</table>\n";
+    if (!c.mismatches.empty()) {
+      out << "<ul class=\"warnings\">\n";
+      for (const auto& m : c.mismatches) {
+        out << "<li>" << html_escape(m) << "</li>\n";
+      }
+      out << "</ul>\n";
+    }
+    out << "<figcaption>" << html_escape(detail::describe_counters(c))
+        << "; every metric of a kernel on hover of its name.</figcaption>\n</figure>\n";
   }
 
   static void print_telemetry(std::ostream& out, std::string_view state,

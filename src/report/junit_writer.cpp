@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "kerntime/report.hpp"
+#include "report/detail/counters_text.hpp"
 #include "report/detail/stopping_text.hpp"
 #include "report/detail/telemetry_summary.hpp"
 #include "report/detail/text.hpp"
@@ -69,6 +70,55 @@ void add_speed_of_light(property_list& properties, const speed_of_light& sol) {
   }
 }
 
+// What kerntime derived from the counters, as JSON names it; each only when derived.
+void add_counters_derived(property_list& properties, const std::string& prefix,
+                          const counters_derived& d) {
+  const auto add = [&](const char* key, const std::optional<double>& value, const char* format) {
+    if (value) {
+      properties.emplace_back(prefix + key, fmt::format(fmt::runtime(format), *value));
+    }
+  };
+  add("dram_bytes", d.dram_bytes, "{:.0f}");
+  add("dram_bytes_per_second", d.dram_bytes_per_second, "{:.0f}");
+  add("dram_fraction_of_peak", d.dram_fraction_of_peak, "{:.6f}");
+  add("dram_percent_of_peak", d.dram_percent_of_peak, "{:.3f}");
+  add("compute_percent_of_peak", d.compute_percent_of_peak, "{:.3f}");
+  if (d.bound) {
+    properties.emplace_back(prefix + "bound", std::string(to_string(*d.bound)));
+  }
+}
+
+// A kernel's counters beside its kernel.N properties: the derived values, L2 hit rate and
+// tensor-pipe utilisation.
+void add_kernel_counters(property_list& properties, const std::string& key,
+                         const kernel_counters_result& k) {
+  add_counters_derived(properties, key + ".", k.derived);
+  if (const auto hit = detail::metric_value(k, detail::l2_hit_rate_metric)) {
+    properties.emplace_back(key + ".l2_hit_pct", fmt::format("{:.3f}", *hit));
+  }
+  if (const auto tensor = detail::metric_value(k, detail::tensor_pipe_metric)) {
+    properties.emplace_back(key + ".tensor_pct", fmt::format("{:.3f}", *tensor));
+  }
+}
+
+// The counter pass of the whole iteration, or why it did not run; nothing when not requested.
+void add_counters(property_list& properties, const counters_summary& c) {
+  if (c.status == counters_status::not_requested) {
+    return;
+  }
+  properties.emplace_back("counters.status", std::string(to_string(c.status)));
+  if (c.status == counters_status::unavailable) {
+    properties.emplace_back("counters.unavailable", c.reason);
+    return;
+  }
+  properties.emplace_back("counters.chip", c.chip);
+  properties.emplace_back("counters.passes", std::to_string(c.passes));
+  add_counters_derived(properties, "counters.", c.derived);
+  for (std::size_t i = 0; i < c.mismatches.size(); ++i) {
+    properties.emplace_back(fmt::format("counters.mismatch.{}", i + 1), c.mismatches[i]);
+  }
+}
+
 // Every result is its own property, never a joined list: kernel names contain commas.
 property_list properties_of(const benchmark_run& run) {
   property_list properties;
@@ -111,6 +161,7 @@ property_list properties_of(const benchmark_run& run) {
   } else if (!r.energy.available && !r.energy.unavailable_reason.empty()) {
     properties.emplace_back("energy.unavailable", r.energy.unavailable_reason);
   }
+  add_counters(properties, r.counters);
   std::vector<const kernel_summary*> kernels;
   for (const auto& k : r.kernels) {
     kernels.push_back(&k);
@@ -124,6 +175,9 @@ property_list properties_of(const benchmark_run& run) {
     properties.emplace_back(key + ".kind", std::string(to_string(kernels[i]->kind)));
     properties.emplace_back(key + ".ms", detail::fixed_ms(kernels[i]->mean_ns));
     properties.emplace_back(key + ".share", fmt::format("{:.6f}", kernels[i]->share));
+    if (const auto* counters = detail::kernel_counters_of(r.counters, kernels[i]->name)) {
+      add_kernel_counters(properties, key, *counters);
+    }
   }
   add_telemetry(properties, r);
   for (std::size_t i = 0; i < r.warnings.size(); ++i) {

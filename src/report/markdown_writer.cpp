@@ -8,6 +8,7 @@
 
 #include "kerntime/report.hpp"
 #include "report/detail/benchmark_groups.hpp"
+#include "report/detail/counters_text.hpp"
 #include "report/detail/roofline_text.hpp"
 #include "report/detail/stopping_text.hpp"
 #include "report/detail/telemetry_summary.hpp"
@@ -200,17 +201,82 @@ void print_state_table(std::ostream& out, const detail::benchmark_group& group,
   out << '\n';
 }
 
+// A value of the counter columns: one decimal, or a dash where this kernel has none.
+std::string counter_cell(const std::optional<double>& value) {
+  return value ? fmt::format("{:.1f}", *value) : std::string(no_value);
+}
+
+// The breakdown; with measured counters, a column for each counter some kernel has a value for.
 void print_kernel_table(std::ostream& out, const measurement_result& r) {
-  print_header(out, {"kernel", "kind", "calls/iter", "mean", "median", "share"},
-               {false, false, true, true, true, true});
+  const detail::kernel_counter_columns columns = detail::kernel_counter_columns_of(r.counters);
+  std::vector<std::string> header = {"kernel", "kind", "calls/iter", "mean", "median", "share"};
+  std::vector<bool> numeric = {false, false, true, true, true, true};
+  const auto add_column = [&](bool shown, const char* name, bool right) {
+    if (shown) {
+      header.emplace_back(name);
+      numeric.push_back(right);
+    }
+  };
+  add_column(columns.dram_bytes, "DRAM bytes", true);
+  add_column(columns.dram_percent, "DRAM %", true);
+  add_column(columns.l2_hit_rate, "L2 hit %", true);
+  add_column(columns.tensor, "tensor %", true);
+  add_column(columns.bound, "bound", false);
+  print_header(out, header, numeric);
   for (const auto& k : r.kernels) {
-    print_row(out, {detail::markdown_code_span(
-                        detail::shorten_kernel_name(k.name, kernel_name_width), kernel_name_width),
-                    std::string(to_string(k.kind)), calls(k.calls_per_iteration),
-                    detail::human_duration(k.mean_ns), detail::human_duration(k.median_ns),
-                    fmt::format("{:.1f}%", k.share * 100.0)});
+    std::vector<std::string> cells = {
+        detail::markdown_code_span(detail::shorten_kernel_name(k.name, kernel_name_width),
+                                   kernel_name_width),
+        std::string(to_string(k.kind)),
+        calls(k.calls_per_iteration),
+        detail::human_duration(k.mean_ns),
+        detail::human_duration(k.median_ns),
+        fmt::format("{:.1f}%", k.share * 100.0)};
+    const kernel_counters_result* c = detail::kernel_counters_of(r.counters, k.name);
+    const auto value = [c](auto read) { return c ? read(*c) : std::optional<double>(); };
+    if (columns.dram_bytes) {
+      const auto bytes = value([](const auto& kc) { return kc.derived.dram_bytes; });
+      cells.push_back(bytes ? detail::bytes_text(*bytes) : std::string(no_value));
+    }
+    if (columns.dram_percent) {
+      cells.push_back(
+          counter_cell(value([](const auto& kc) { return kc.derived.dram_percent_of_peak; })));
+    }
+    if (columns.l2_hit_rate) {
+      cells.push_back(counter_cell(value(
+          [](const auto& kc) { return detail::metric_value(kc, detail::l2_hit_rate_metric); })));
+    }
+    if (columns.tensor) {
+      cells.push_back(counter_cell(value(
+          [](const auto& kc) { return detail::metric_value(kc, detail::tensor_pipe_metric); })));
+    }
+    if (columns.bound) {
+      cells.push_back(c && c->derived.bound ? std::string(to_string(*c->derived.bound))
+                                            : std::string(no_value));
+    }
+    print_row(out, cells);
   }
   out << '\n';
+}
+
+// The counter pass in one line, or why it did not run; its mismatches as a list. Nothing when
+// counters were not requested.
+void print_counters(std::ostream& out, const counters_summary& c) {
+  if (c.status == counters_status::unavailable) {
+    out << "counters unavailable: " << detail::markdown_text(c.reason) << "\n\n";
+    return;
+  }
+  if (c.status != counters_status::measured) {
+    return;
+  }
+  out << "Counters: " << detail::markdown_text(detail::describe_counters(c)) << "\n\n";
+  if (!c.mismatches.empty()) {
+    out << "Counter mismatches:\n\n";
+    for (const auto& mismatch : c.mismatches) {
+      out << "- " << detail::markdown_text(mismatch) << '\n';
+    }
+    out << '\n';
+  }
 }
 
 // "45.612 mJ per iteration, 512.3 W on average (NVML's energy counter over 5.712 s of trials, the
@@ -275,6 +341,7 @@ void print_state_details(std::ostream& out, const benchmark_run& run) {
     }
     out << ".\n\n";
   }
+  print_counters(out, r.counters);
   if (r.cupti == cupti_mode::shared_with_idle_torch_profiler) {
     out << "Timer: CUPTI, shared with an idle torch.profiler (docs/torch-profiler.md).\n\n";
   }
@@ -310,6 +377,7 @@ bool has_details(const benchmark_run& run) {
   }
   const auto& r = *run.result;
   return !r.kernels.empty() || r.backend == timing_backend::events || !r.warnings.empty() ||
+         r.counters.status != counters_status::not_requested ||
          detail::adaptive_stopping(r.protocol_used) ||
          !detail::describe(detail::summarize_telemetry(r)).empty();
 }

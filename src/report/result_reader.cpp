@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <type_traits>
 #include <utility>
@@ -104,6 +105,10 @@ protocol protocol_of(const json& j) {
   p.discard_throttled = j.at("discard_throttled").get<bool>();
   // Files written before graph mode launched every iteration on the stream.
   p.launch = j.contains("launch") ? enum_of(j, "launch", parse_launch_mode) : launch_mode::stream;
+  // Files written before the counter pass asked for none.
+  p.counters = added_later<bool>(j, "counters").value_or(false);
+  p.metrics =
+      added_later<std::vector<std::string>>(j, "metrics").value_or(std::vector<std::string>{});
   return p;
 }
 
@@ -248,6 +253,62 @@ energy_summary energy_of(const json& result) {
   return e;
 }
 
+// null is a value CUPTI could not evaluate (NaN, which JSON cannot hold).
+std::map<std::string, double> metric_values_of(const json& j) {
+  std::map<std::string, double> values;
+  for (const auto& [name, value] : j.items()) {
+    values[name] = value.is_null() ? std::numeric_limits<double>::quiet_NaN() : value.get<double>();
+  }
+  return values;
+}
+
+// Only the keys written are set: the others were not derived.
+counters_derived counters_derived_of(const json& j) {
+  const auto number = [&j](const char* key) {
+    return j.contains(key) ? std::optional<double>(j.at(key).get<double>()) : std::nullopt;
+  };
+  counters_derived d;
+  d.dram_bytes = number("dram_bytes");
+  d.dram_bytes_per_second = number("dram_bytes_per_second");
+  d.dram_fraction_of_peak = number("dram_fraction_of_peak");
+  d.dram_percent_of_peak = number("dram_percent_of_peak");
+  d.compute_percent_of_peak = number("compute_percent_of_peak");
+  if (j.contains("bound")) {
+    d.bound = enum_of(j, "bound", parse_roofline_bound);
+  }
+  return d;
+}
+
+// A file from before the counter pass has no "counters": none were requested. A not-requested
+// block holds its status alone, an unavailable one its reason too.
+counters_summary counters_of(const json& result) {
+  counters_summary c;
+  if (!result.contains("counters")) {
+    return c;
+  }
+  const json& j = result.at("counters");
+  c.status = enum_of(j, "status", parse_counters_status);
+  if (c.status == counters_status::not_requested) {
+    return c;
+  }
+  if (c.status == counters_status::unavailable) {
+    c.reason = j.at("reason").get<std::string>();
+  }
+  c.chip = j.at("chip").get<std::string>();
+  c.metrics = j.at("metrics").get<std::vector<std::string>>();
+  c.passes = integer_of<int>(j, "passes");
+  c.seconds = j.at("seconds").get<double>();
+  c.kernels = list_of<kernel_counters_result>(j.at("kernels"), [](const json& k) {
+    return kernel_counters_result{k.at("name").get<std::string>(), integer_of<int>(k, "launches"),
+                                  metric_values_of(k.at("metrics")),
+                                  counters_derived_of(k.at("derived"))};
+  });
+  c.metrics_total = metric_values_of(j.at("metrics_total"));
+  c.derived = counters_derived_of(j.at("derived"));
+  c.mismatches = j.at("mismatches").get<std::vector<std::string>>();
+  return c;
+}
+
 speed_of_light speed_of_light_of(const json& j) {
   speed_of_light sol;
   if (!j.at("precision").is_null()) {
@@ -332,6 +393,7 @@ measurement_result result_of(const json& j) {
   r.telemetry = device_telemetry_of(j.at("device_telemetry"));
   judge_again_by_the_clock(r, j.at("trials"));
   r.energy = energy_of(j);
+  r.counters = counters_of(j);
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
   r.work = work_of(j);
   r.wall_seconds = j.at("wall_seconds").get<double>();

@@ -51,13 +51,33 @@ class JsonReport(unittest.TestCase):
         broken["runs"][1]["status"] = "ok"
         self.assertFalse(validator.is_valid(broken))
 
+        # The counters block: a status it does not know, a measured block without its kernels,
+        # a reason outside an unavailable block.
+        counters = [
+            run["result"]["counters"] for run in document["runs"] if run["result"] is not None
+        ]
+        self.assertEqual(
+            {c["status"] for c in counters}, {"not_requested", "measured", "unavailable"}
+        )
+        measured = next(i for i, c in enumerate(counters) if c["status"] == "measured")
+        ok_runs = [i for i, run in enumerate(document["runs"]) if run["result"] is not None]
+        for edit in (
+            lambda c: c.update(status="half_measured"),
+            lambda c: c.pop("kernels"),
+            lambda c: c.update(reason="why not"),
+            lambda c: c["derived"].update(bound="latency"),
+        ):
+            broken = json.loads(load("report.json"))
+            edit(broken["runs"][ok_runs[measured]]["result"]["counters"])
+            self.assertFalse(validator.is_valid(broken))
+
 
 class JunitReport(unittest.TestCase):
     def test_parses_and_names_round_trip(self):
         root = ElementTree.fromstring(load("report.junit.xml").encode("utf-8"))
         suite = root.find("testsuite")
         cases = suite.findall("testcase")
-        self.assertEqual(len(cases), 4)
+        self.assertEqual(len(cases), 6)
         self.assertEqual(cases[0].get("classname"), "gemm_bf16")
         self.assertEqual(cases[0].get("name"), "gemm_bf16/M=4096/N=4096")
 
@@ -75,12 +95,18 @@ class JunitReport(unittest.TestCase):
         self.assertIn('"kernel <a&b>"\nsee', failure.get("message"))
         self.assertIsNotNone(cases[2].find("skipped"))
 
+        counters = {p.get("name"): p.get("value") for p in cases[4].iter("property")}
+        self.assertEqual(counters["counters.status"], "measured")
+        self.assertEqual(counters["kernel.1.dram_bytes"], "536871936")
+        unavailable = {p.get("name"): p.get("value") for p in cases[5].iter("property")}
+        self.assertIn("NVreg_RestrictProfilingToAdminUsers", unavailable["counters.unavailable"])
+
 
 class CsvReport(unittest.TestCase):
     def test_rfc4180(self):
         rows = list(csv.reader(io.StringIO(load("report.csv"), newline="")))
         header = rows[0]
-        self.assertEqual(len(rows), 5)
+        self.assertEqual(len(rows), 7)
         for row in rows:
             self.assertEqual(len(row), len(header))
         message = rows[2][header.index("message")]

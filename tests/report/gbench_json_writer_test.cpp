@@ -60,8 +60,9 @@ TEST(GbenchJsonWriter, HasEveryKeyCompareReads) {
 
 TEST(GbenchJsonWriter, TrialsAreRepetitionsThenAggregates) {
   const auto rows = render_fixed().at("benchmarks");
-  // gemm ok: 2 trials + 4 aggregates; failed: 1; skipped: 1; device_copy: 1 trial + 4.
-  ASSERT_EQ(rows.size(), 13u);
+  // gemm ok: 2 trials + 4 aggregates; failed: 1; skipped: 1; device_copy: 1 trial + 4;
+  // copy_then_gemm: twice 2 trials + 4.
+  ASSERT_EQ(rows.size(), 25u);
   EXPECT_EQ(rows[0].at("name"), "gemm_bf16/M=4096/N=4096");
   EXPECT_DOUBLE_EQ(rows[0].at("real_time").get<double>(), 175.0);
   EXPECT_DOUBLE_EQ(rows[1].at("real_time").get<double>(), 176.6005);

@@ -24,7 +24,7 @@ TEST(JunitWriter, Xunit2MovesEachStatesPropertiesToTheSuite) {
   EXPECT_EQ(xml.find("<properties>", first_testcase), std::string::npos);
   EXPECT_LT(xml.find(R"(<property name="gemm_bf16/M=4096/N=4096.latency_ms" value="0.175313"/>)"),
             first_testcase);
-  EXPECT_EQ(xml.find("<testsuites name=\"kerntime\" tests=\"4\" failures=\"1\" errors=\"0\" "
+  EXPECT_EQ(xml.find("<testsuites name=\"kerntime\" tests=\"6\" failures=\"1\" errors=\"0\" "
                      "time="),
             xml.find("<testsuites")); // no "skipped" on <testsuites>: the schema has none
 }
@@ -52,7 +52,7 @@ TEST(JunitWriter, KernelNamesAreWholePropertiesNeverJoined) {
 
 TEST(JunitWriter, FailuresAndSkipsAreMarked) {
   const auto xml = render(*make_junit_writer());
-  EXPECT_NE(xml.find(R"(tests="4" failures="1" errors="0" skipped="1")"), std::string::npos);
+  EXPECT_NE(xml.find(R"(tests="6" failures="1" errors="0" skipped="1")"), std::string::npos);
   EXPECT_NE(xml.find(R"(type="benchmark_failed")"), std::string::npos);
   EXPECT_NE(xml.find(R"(<skipped message="needs 3 GiB, device has 2, sorry"/>)"),
             std::string::npos);

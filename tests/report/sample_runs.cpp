@@ -15,6 +15,15 @@ std::string tricky_kernel_name() {
   return "\xE6\xA0\xB8\xE5\x87\xBD\xE6\x95\xB0<float, `tick`, \"q\">\n|tab\t\x01";
 }
 
+std::string copy_kernel_name() {
+  return "void copy_kernel<float4>(float4 const*, float4*, unsigned long)";
+}
+
+std::string gemm_kernel_name() {
+  return "void gemm_bf16_tn<128, 256>(__nv_bfloat16 const*, __nv_bfloat16 const*, float*, int, "
+         "int, int)";
+}
+
 run_context sample_context() {
   run_context context;
   context.kerntime_version = "0.1.0";
@@ -171,6 +180,111 @@ benchmark_run ok_run() {
   return run;
 }
 
+// A CUPTI-timed state of two kernels: a 256 MiB copy, then a bf16 GEMM, on the H200.
+benchmark_run copy_then_gemm_run(const std::string& bytes, double latency_ns) {
+  measurement_result r = result_of(2, 3, timing_backend::cupti, "CUPTI attached");
+  r.protocol_used.counters = true;
+  r.protocol_used.telemetry = false;
+  r.telemetry.unavailable_reason = "telemetry off (telemetry=false)";
+  r.latency_ns = latency_ns;
+  r.stats = statistics(latency_ns, latency_ns + 150, 420.5);
+  r.span = r.stats;
+  r.busy = statistics(latency_ns - 1500, latency_ns - 1350, 400);
+  r.trials_summary.means = {latency_ns + 100, latency_ns + 200};
+  r.trials_summary.medians = {latency_ns, latency_ns + 150};
+  r.trials_summary.mean_of_means = latency_ns + 150;
+  r.trials_summary.median_of_means = latency_ns + 150;
+  r.trials_summary.stdev_of_means = 70.71;
+  r.trials_summary.cv_of_means = 70.71 / (latency_ns + 150);
+  trial_result trial;
+  trial.iterations = {{latency_ns - 200, latency_ns - 1700},
+                      {latency_ns, latency_ns - 1500},
+                      {latency_ns + 500, latency_ns - 1000}};
+  r.trials = {trial, trial};
+  r.kernels = {
+      {copy_kernel_name(), activity_kind::kernel, 1, 125400, 125300, 0.7004},
+      {gemm_kernel_name(), activity_kind::kernel, 1, 53650, 53500, 0.2996},
+  };
+  r.wall_seconds = 0.5;
+  r.flush_bytes = 251658240;
+
+  benchmark_run run = state_run("copy_then_gemm", {{"bytes", bytes}});
+  run.result = std::move(r);
+  run.bytes = 2.0 * 268435456;
+  return run;
+}
+
+// Counters of one kernel from CUPTI's default set (+ its duration), and what kerntime derives:
+// DRAM bytes over the kernel's median time, against the H200's 4814.3 GB/s.
+kernel_counters_result kernel_counters(std::string name, double read, double write, double dram_pct,
+                                       double l2_hit, double tensor, double duration_ns,
+                                       double median_ns) {
+  kernel_counters_result k;
+  k.name = std::move(name);
+  k.launches = 1;
+  k.metrics = {{"dram__bytes_read.sum", read},
+               {"dram__bytes_write.sum", write},
+               {"dram__throughput.avg.pct_of_peak_sustained_elapsed", dram_pct},
+               {"gpu__time_duration.sum", duration_ns},
+               {"lts__t_sector_hit_rate.pct", l2_hit},
+               {"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", tensor}};
+  k.derived.dram_bytes = read + write;
+  k.derived.dram_bytes_per_second = (read + write) / (median_ns * 1e-9);
+  k.derived.dram_fraction_of_peak = *k.derived.dram_bytes_per_second / 4814.304e9;
+  k.derived.dram_percent_of_peak = dram_pct;
+  k.derived.compute_percent_of_peak = tensor;
+  k.derived.bound = dram_pct >= tensor ? roofline_bound::memory : roofline_bound::compute;
+  return k;
+}
+
+// The copy reads and writes 256 MiB at 89 % of DRAM peak; the GEMM keeps the tensor pipe busy.
+benchmark_run measured_counters_run() {
+  benchmark_run run = copy_then_gemm_run("268435456", 181250);
+  counters_summary& c = run.result->counters;
+  c.status = counters_status::measured;
+  c.chip = "GH100";
+  c.metrics = {"dram__bytes_read.sum",
+               "dram__bytes_write.sum",
+               "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+               "lts__t_sector_hit_rate.pct",
+               "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+               "gpu__time_duration.sum"};
+  c.passes = 2;
+  c.seconds = 0.412;
+  c.kernels = {
+      kernel_counters(copy_kernel_name(), 268436480, 268435456, 89.02, 49.8, 0.0, 125900, 125300),
+      kernel_counters(gemm_kernel_name(), 25165824, 67108864, 12.4, 78.3, 62.5, 53700, 53500)};
+  c.metrics_total = {{"dram__bytes_read.sum", 293602304},
+                     {"dram__bytes_write.sum", 335544320},
+                     {"dram__throughput.avg.pct_of_peak_sustained_elapsed", 66.1},
+                     {"gpu__time_duration.sum", 179600},
+                     {"lts__t_sector_hit_rate.pct", 58.3},
+                     {"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", 18.7}};
+  c.derived.dram_bytes = 293602304.0 + 335544320.0;
+  c.derived.dram_bytes_per_second = *c.derived.dram_bytes / 181250e-9;
+  c.derived.dram_fraction_of_peak = *c.derived.dram_bytes_per_second / 4814.304e9;
+  c.derived.dram_percent_of_peak = 66.1;
+  c.derived.compute_percent_of_peak = 18.7;
+  c.derived.bound = roofline_bound::memory;
+  return run;
+}
+
+// Asked for, refused by the driver: the reason counter_failure_reason gives, verbatim.
+benchmark_run unavailable_counters_run() {
+  benchmark_run run = copy_then_gemm_run("67108864", 181600);
+  counters_summary& c = run.result->counters;
+  c.status = counters_status::unavailable;
+  c.reason = "insufficient privileges: the NVIDIA driver restricts the GPU performance counters to "
+             "administrators (driver setting NVreg_RestrictProfilingToAdminUsers=1; NVIDIA's page "
+             "ERR_NVGPUCTRPERM). Run as root or with CAP_SYS_ADMIN, or have an administrator load "
+             "the driver with NVreg_RestrictProfilingToAdminUsers=0 (e.g. \"options nvidia "
+             "NVreg_RestrictProfilingToAdminUsers=0\" in /etc/modprobe.d, then reload the driver) "
+             "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES from profiler initialise)";
+  c.chip = "GH100";
+  c.seconds = 0.003;
+  return run;
+}
+
 } // namespace
 
 std::vector<benchmark_run> sample_runs() {
@@ -220,6 +334,9 @@ std::vector<benchmark_run> sample_runs() {
   copy.result = std::move(events);
   copy.bytes = 2.0 * 16777216;
   runs.push_back(copy);
+
+  runs.push_back(measured_counters_run());
+  runs.push_back(unavailable_counters_run());
   return runs;
 }
 

@@ -1,5 +1,8 @@
 #include "report/detail/result_json.hpp"
 
+#include <cmath>
+#include <map>
+
 #include "report/detail/stopping_text.hpp"
 #include "report/detail/text.hpp"
 
@@ -34,7 +37,9 @@ json protocol_to_json(const protocol& p) {
           {"telemetry", p.telemetry},
           {"throttle_threshold", p.throttle_threshold},
           {"discard_throttled", p.discard_throttled},
-          {"launch", std::string(to_string(p.launch))}};
+          {"launch", std::string(to_string(p.launch))},
+          {"counters", p.counters},
+          {"metrics", p.metrics}};
 }
 
 json snapshot_to_json(const std::optional<gpu_snapshot>& snapshot) {
@@ -152,6 +157,61 @@ json speed_of_light_to_json(const speed_of_light& sol) {
       {"achievable", std::move(achievable)}};
 }
 
+// A metric CUPTI could not evaluate is NaN; JSON has no NaN, so it is written as null.
+json metric_values_to_json(const std::map<std::string, double>& metrics) {
+  json out = json::object();
+  for (const auto& [name, value] : metrics) {
+    out[name] = std::isfinite(value) ? json(value) : json(nullptr);
+  }
+  return out;
+}
+
+// Only the values the collected metrics allowed: a missing key was not derived.
+json counters_derived_to_json(const counters_derived& d) {
+  json out = json::object();
+  const auto add = [&out](const char* key, const std::optional<double>& value) {
+    if (value) {
+      out[key] = *value;
+    }
+  };
+  add("dram_bytes", d.dram_bytes);
+  add("dram_bytes_per_second", d.dram_bytes_per_second);
+  add("dram_fraction_of_peak", d.dram_fraction_of_peak);
+  add("dram_percent_of_peak", d.dram_percent_of_peak);
+  add("compute_percent_of_peak", d.compute_percent_of_peak);
+  if (d.bound) {
+    out["bound"] = std::string(to_string(*d.bound));
+  }
+  return out;
+}
+
+json kernel_counters_to_json(const kernel_counters_result& k) {
+  return {{"name", k.name},
+          {"launches", k.launches},
+          {"metrics", metric_values_to_json(k.metrics)},
+          {"derived", counters_derived_to_json(k.derived)}};
+}
+
+// Not requested: the status alone. Otherwise every field; `reason` only when unavailable.
+json counters_to_json(const counters_summary& c) {
+  json out = {{"status", std::string(to_string(c.status))}};
+  if (c.status == counters_status::not_requested) {
+    return out;
+  }
+  if (c.status == counters_status::unavailable) {
+    out["reason"] = c.reason;
+  }
+  out["chip"] = c.chip;
+  out["metrics"] = c.metrics;
+  out["passes"] = c.passes;
+  out["seconds"] = c.seconds;
+  out["kernels"] = array_of(c.kernels, kernel_counters_to_json);
+  out["metrics_total"] = metric_values_to_json(c.metrics_total);
+  out["derived"] = counters_derived_to_json(c.derived);
+  out["mismatches"] = c.mismatches;
+  return out;
+}
+
 json run_device_to_json(const run_device& d) {
   return {{"host", d.host}, {"ordinal", d.ordinal}, {"name", d.name}, {"uuid", d.uuid}};
 }
@@ -210,6 +270,7 @@ json result_to_json(const measurement_result& r) {
           {"trace", array_of(r.trace, trace_record_to_json)},
           {"device_telemetry", device_telemetry_to_json(r.telemetry)},
           {"energy", energy_to_json(r.energy)},
+          {"counters", counters_to_json(r.counters)},
           {"warnings", r.warnings},
           {"work", work_to_json(r.work)},
           {"wall_seconds", r.wall_seconds},
