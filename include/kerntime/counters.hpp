@@ -14,6 +14,20 @@
 
 namespace kerntime {
 
+// CUPTI's names of the metrics kerntime collects by default (GH100 and GB100 both know them) and
+// derives from; the one place they are spelled.
+namespace counter_metrics {
+inline constexpr const char* dram_read = "dram__bytes_read.sum";
+inline constexpr const char* dram_write = "dram__bytes_write.sum";
+inline constexpr const char* dram_percent = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
+inline constexpr const char* l2_hit_rate = "lts__t_sector_hit_rate.pct";
+// The portable tensor-pipe name: GH100's sm__pipe_tensor_op_hmma_* is unknown on GB100.
+inline constexpr const char* tensor_pipe =
+    "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active";
+// Each range's own GPU time: weights averaged metrics over a kernel's launches.
+inline constexpr const char* range_duration = "gpu__time_duration.sum";
+} // namespace counter_metrics
+
 // not_requested: counters were not asked for. measured: the pass ran and its ranges were
 // attributed. unavailable: asked for but not collected (`reason` says why and what would fix it).
 enum class counters_status { not_requested, measured, unavailable };

@@ -14,6 +14,7 @@
 #include "counters/host_object.hpp"
 #include "counters/range_profiler_library.hpp"
 #include "cupti/current_context.hpp"
+#include "kerntime/counters.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -283,8 +284,8 @@ void collect(const counter_pass_request& request, const std::function<void()>& p
 
 std::vector<std::string> collected_metrics(const std::vector<std::string>& asked) {
   std::vector<std::string> names = asked.empty() ? default_metrics() : asked;
-  if (std::find(names.begin(), names.end(), range_duration_metric) == names.end()) {
-    names.emplace_back(range_duration_metric);
+  if (std::find(names.begin(), names.end(), counter_metrics::range_duration) == names.end()) {
+    names.emplace_back(counter_metrics::range_duration);
   }
   return names;
 }

@@ -16,10 +16,6 @@
 
 namespace kerntime::detail {
 
-// The metric every pass collects beside those asked for: each range's own GPU time, which weights
-// averaged metrics over a kernel's launches (reduce_metric).
-inline constexpr const char* range_duration_metric = "gpu__time_duration.sum";
-
 // What is collected: the names asked for (the default set when none), then the range duration
 // unless asked for already.
 [[nodiscard]] std::vector<std::string> collected_metrics(const std::vector<std::string>& asked);

@@ -40,15 +40,15 @@ std::string mismatch_text(const attribution_mismatch& m) {
 
 counters_derived derive_counters(const std::map<std::string, double>& metrics, double duration_ns) {
   counters_derived d;
-  const auto read = metrics.find(dram_read_metric);
-  const auto write = metrics.find(dram_write_metric);
+  const auto read = metrics.find(counter_metrics::dram_read);
+  const auto write = metrics.find(counter_metrics::dram_write);
   if (read != metrics.end() && write != metrics.end()) {
     d.dram_bytes = read->second + write->second;
     if (duration_ns > 0) {
       d.dram_bytes_per_second = *d.dram_bytes / (duration_ns * 1e-9);
     }
   }
-  if (const auto dram = metrics.find(dram_percent_metric); dram != metrics.end()) {
+  if (const auto dram = metrics.find(counter_metrics::dram_percent); dram != metrics.end()) {
     d.dram_percent_of_peak = dram->second;
   }
   for (const auto& [name, value] : metrics) {

@@ -11,12 +11,6 @@
 
 namespace kerntime::detail {
 
-// The metrics the derived values read.
-inline constexpr const char* dram_read_metric = "dram__bytes_read.sum";
-inline constexpr const char* dram_write_metric = "dram__bytes_write.sum";
-inline constexpr const char* dram_percent_metric =
-    "dram__throughput.avg.pct_of_peak_sustained_elapsed";
-
 // From the metrics of one kernel (or the iteration) and its timed duration: DRAM bytes read +
 // written, those bytes over the duration, the counter's DRAM %, the compute % (the largest of
 // tensor-pipe and SM throughput % among the metrics) and the bound (whichever % is larger).

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "counters/host_object.hpp"
+#include "kerntime/counters.hpp"
 
 namespace kerntime::detail {
 
@@ -20,11 +21,8 @@ bool metric_plan::all_known() const {
 
 const std::vector<std::string>& default_metrics() {
   static const std::vector<std::string> names = {
-      "dram__bytes_read.sum",
-      "dram__bytes_write.sum",
-      "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-      "lts__t_sector_hit_rate.pct",
-      "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
+      counter_metrics::dram_read,   counter_metrics::dram_write,  counter_metrics::dram_percent,
+      counter_metrics::l2_hit_rate, counter_metrics::tensor_pipe,
   };
   return names;
 }

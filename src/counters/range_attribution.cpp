@@ -4,12 +4,13 @@
 #include <string>
 
 #include "cupti/kernel_name.hpp"
+#include "kerntime/counters.hpp"
 
 namespace kerntime::detail {
 
 namespace {
 
-const std::string duration_metric = "gpu__time_duration.sum";
+const std::string duration_metric = counter_metrics::range_duration;
 
 bool ends_with(const std::string& text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(),

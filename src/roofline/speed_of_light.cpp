@@ -64,6 +64,22 @@ std::optional<speed_of_light> compute_speed_of_light(const declared_work& work,
   return sol;
 }
 
+void add_counter_fractions(counters_summary& counters, const device_peaks& peaks) {
+  if (counters.status != counters_status::measured || !peaks.bytes_per_s ||
+      !(*peaks.bytes_per_s > 0)) {
+    return;
+  }
+  const auto fraction = [&](counters_derived& d) {
+    if (d.dram_bytes_per_second) {
+      d.dram_fraction_of_peak = *d.dram_bytes_per_second / *peaks.bytes_per_s;
+    }
+  };
+  fraction(counters.derived);
+  for (auto& kernel : counters.kernels) {
+    fraction(kernel.derived);
+  }
+}
+
 void add_speed_of_light(std::span<benchmark_run> runs, const roofline_settings& settings) {
   for (auto& run : runs) {
     if (run.status != run_status::ok || !run.result) {
@@ -76,6 +92,7 @@ void add_speed_of_light(std::span<benchmark_run> runs, const roofline_settings& 
     if (!peaks) {
       continue;
     }
+    add_counter_fractions(run.result->counters, *peaks);
     const declared_work work{run.flops, run.flops_precision, run.bytes, run.result->latency_ns};
     const calibration* achievable = settings.achievable ? &*settings.achievable : nullptr;
     run.sol = compute_speed_of_light(work, *peaks, achievable, settings.achievable_source);

@@ -279,6 +279,13 @@ TEST_F(command_line, throttle_options) {
   expect_bad_input({"run", "--discard-throttled", "--no-telemetry"}, "contradict");
 }
 
+TEST_F(command_line, counters_options) {
+  expect_bad_input({"run", "--counters", "--backend", "events"},
+                   "--counters needs CUPTI (the range profiler), and --backend events asks for "
+                   "CUDA events; drop one");
+  expect_bad_input({"run", "--metrics", "dram bytes"}, "--metrics takes CUPTI metric names");
+}
+
 TEST_F(command_line, unknown_backend_and_metric) {
   expect_bad_input({"run", "--backend", "nsys"}, "--backend nsys is not a timer");
   expect_bad_input({"run", "--metric", "mean"}, "--metric mean is not a metric");

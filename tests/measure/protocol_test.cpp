@@ -124,6 +124,37 @@ TEST(protocol, the_stopping_rule_is_checked_and_its_bounds_need_it) {
   EXPECT_NE(validate(direct)->find("max_trials (100) is below trials (200)"), std::string::npos);
 }
 
+TEST(protocol, counters_need_cupti_and_metrics_need_counters) {
+  protocol_request asked;
+  asked.metrics = {"dram__bytes_read.sum"};
+  const protocol p = parse_protocol(asked);
+  EXPECT_TRUE(p.counters) << "naming metrics asks for counters";
+  EXPECT_EQ(p.metrics, asked.metrics);
+
+  protocol_request with_events;
+  with_events.counters = true;
+  with_events.backend = "events";
+  try {
+    (void)parse_protocol(with_events);
+    FAIL() << "counters with CUDA events were accepted";
+  } catch (const invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("counters needs CUPTI"), std::string::npos) << e.what();
+  }
+  protocol_request comma;
+  comma.metrics = {"dram__bytes_read.sum,dram__bytes_write.sum"};
+  EXPECT_THROW((void)parse_protocol(comma), invalid_argument);
+  protocol_request empty_name;
+  empty_name.metrics = {""};
+  EXPECT_THROW((void)parse_protocol(empty_name), invalid_argument);
+
+  protocol direct;
+  direct.metrics = {"dram__bytes_read.sum"}; // counters left off
+  ASSERT_TRUE(validate(direct).has_value());
+  EXPECT_NE(validate(direct)->find("metrics names the hardware counters"), std::string::npos);
+  direct.counters = true;
+  EXPECT_FALSE(validate(direct).has_value());
+}
+
 TEST(protocol, backend_and_metric_names_round_trip) {
   for (const auto b :
        {backend_request::automatic, backend_request::cupti, backend_request::events}) {

@@ -169,6 +169,31 @@ TEST(SpeedOfLight, AddedOnlyToOkRunsWithAPeak) {
   EXPECT_FALSE(runs[2].sol);
 }
 
+TEST(SpeedOfLight, MeasuredCounterBandwidthBecomesAFractionOfThePeak) {
+  device_peaks peaks;
+  peaks.bytes_per_s = 4.8e12;
+  counters_summary counters;
+  counters.status = counters_status::measured;
+  counters.derived.dram_bytes_per_second = 2.4e12;
+  counters.kernels.push_back({"copy", 1, {}, {}});
+  counters.kernels.back().derived.dram_bytes_per_second = 3.6e12;
+  counters.kernels.push_back({"no_bytes", 1, {}, {}});
+  add_counter_fractions(counters, peaks);
+  EXPECT_DOUBLE_EQ(counters.derived.dram_fraction_of_peak.value_or(-1), 0.5);
+  EXPECT_DOUBLE_EQ(counters.kernels[0].derived.dram_fraction_of_peak.value_or(-1), 0.75);
+  EXPECT_FALSE(counters.kernels[1].derived.dram_fraction_of_peak);
+
+  counters_summary unavailable;
+  unavailable.status = counters_status::unavailable;
+  unavailable.derived.dram_bytes_per_second = 1e12;
+  add_counter_fractions(unavailable, peaks);
+  EXPECT_FALSE(unavailable.derived.dram_fraction_of_peak);
+  counters_summary no_peak = counters;
+  no_peak.derived.dram_fraction_of_peak.reset();
+  add_counter_fractions(no_peak, device_peaks{});
+  EXPECT_FALSE(no_peak.derived.dram_fraction_of_peak);
+}
+
 TEST(PeaksFile, OverridesReplaceTheTablesFigures) {
   const auto overrides = parse_peak_overrides(
       R"({"flops_per_s": {"bf16_tensor": 989.4e12}, "bytes_per_s": 4.8e12})", "peaks.json");

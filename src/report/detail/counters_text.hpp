@@ -13,9 +13,8 @@
 namespace kerntime::detail {
 
 // The CUPTI names of the default set's metrics that a breakdown shows as measured.
-inline constexpr std::string_view l2_hit_rate_metric = "lts__t_sector_hit_rate.pct";
-inline constexpr std::string_view tensor_pipe_metric =
-    "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active";
+inline constexpr std::string_view l2_hit_rate_metric = counter_metrics::l2_hit_rate;
+inline constexpr std::string_view tensor_pipe_metric = counter_metrics::tensor_pipe;
 
 // The per-kernel counter columns a breakdown shows: each only when some kernel has a value.
 struct kernel_counter_columns {
