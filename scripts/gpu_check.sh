@@ -45,7 +45,7 @@ find "$build" -name '*_tests.cmake' -exec touch {} + 2>/dev/null
 
 step "GPU tests"
 ctest_log="$OUT/ctest.log"
-timeout 300 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 60 >"$ctest_log" 2>&1
+timeout 480 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 60 >"$ctest_log" 2>&1
 ctest_status=$?
 tail -n 25 "$ctest_log"
 # ctest says "N% tests passed, F tests failed out of T", or "100% tests passed out of T".

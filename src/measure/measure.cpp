@@ -182,9 +182,13 @@ public:
     if (r.counters.status == counters_status::measured) {
       r.counters.derived = detail::derive_counters(r.counters.metrics_total, r.latency_ns);
     } else if (protocol_.counters && backend_ == timing_backend::events) {
+      // The check before the run says why more precisely when it failed too (e.g. a profiler
+      // holds CUPTI); else the reason timing fell back is the reason.
       r.counters = detail::counters_unavailable_because(
-          "timing fell back to CUDA events (" + backend_reason_ +
-          "); the counter pass needs CUPTI, which was not available");
+          !context_->counters_unavailable.empty()
+              ? context_->counters_unavailable
+              : "timing fell back to CUDA events (" + backend_reason_ +
+                    "); the counter pass needs CUPTI, which was not available");
     }
     return r;
   }

@@ -1,0 +1,110 @@
+"""--counters on the bundled suite, through the kerntime command (issue 15):
+- every state's counters block is measured, or unavailable with a reason (the suite's copies are
+  cudaMemcpy, which has no kernel and so no counters);
+- timing with --counters is timing without: run plain, with counters, plain again (so thermal
+  drift brackets the counted run), and each latency with counters lies within the two plain runs
+  widened by their noise (2 x the larger trial spread, at least 1 %);
+- under Nsight Compute (when `ncu` is on PATH) counters say unavailable and name the profiler;
+- the counter pass's cost per state (wall time with counters minus without).
+Prints RESULT lines and a table (for docs/counters.md). Exit 77 where there is no GPU.
+Usage: check_counters_suite.py KERNTIME [OUT_FOLDER]"""
+
+import json
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+kerntime = sys.argv[1]
+folder = pathlib.Path(sys.argv[2] if len(sys.argv) > 2 else tempfile.mkdtemp())
+folder.mkdir(parents=True, exist_ok=True)
+FILTER = "gemm_bf16|radix_sort|graph_launch|reduce_sum|copy/bytes=268435456/l2=cold"
+problems = []
+
+
+def expect(condition, message):
+    if not condition:
+        problems.append(message)
+        print("FAIL:", message)
+
+
+def run(name, *args, prefix=(), timeout=400):
+    out = folder / f"{name}.json"
+    done = subprocess.run([*prefix, kerntime, "run", "--filter", FILTER, "--json", str(out), *args],
+                          capture_output=True, text=True, timeout=timeout)
+    (folder / f"{name}.log").write_text(done.stderr)
+    if done.returncode == 3:
+        print("SKIPPED: no CUDA device:", done.stderr.strip())
+        sys.exit(77)
+    expect(done.returncode == 0, f"{name}: exit {done.returncode}: {done.stderr.strip()[-400:]}")
+    runs = json.loads(out.read_text())["runs"] if out.exists() else []
+    return {r["state_name"]: r for r in runs}
+
+
+def spread(run):
+    medians = run["result"]["trial_statistics"]["medians_ns"]
+    return statistics.pstdev(medians) if len(medians) > 1 else 0.0
+
+
+plain1 = run("plain1")
+counted = run("counters", "--counters")
+plain2 = run("plain2")
+
+print(f"{'state':44s} {'plain 1':>11s} {'counters':>11s} {'plain 2':>11s} {'verdict':>8s} "
+      f"{'cost s':>7s}  counters")
+costs = []
+for name, c in counted.items():
+    if c["status"] != "ok" or name not in plain1 or name not in plain2:
+        continue
+    block = c["result"].get("counters", {})
+    status = block.get("status")
+    expect(status in ("measured", "unavailable"), f"{name}: counters status {status}")
+    if status == "unavailable":
+        expect(bool(block.get("reason")), f"{name}: unavailable without a reason")
+    a, b = plain1[name]["result"]["latency_ns"], plain2[name]["result"]["latency_ns"]
+    got = c["result"]["latency_ns"]
+    noise = max(2 * max(spread(plain1[name]), spread(plain2[name]), spread(c)),
+                0.01 * (a + b) / 2)
+    within = min(a, b) - noise <= got <= max(a, b) + noise
+    expect(within, f"{name}: {got:.0f} ns with counters, {a:.0f} and {b:.0f} ns without "
+                   f"(noise {noise:.0f} ns)")
+    cost = c["wall_seconds"] - (plain1[name]["wall_seconds"] + plain2[name]["wall_seconds"]) / 2
+    costs.append(cost)
+    derived = block.get("derived", {})
+    summary = (f"{block.get('passes')} passes, DRAM {derived.get('dram_bytes', 0) / 1e6:.1f} MB, "
+               f"DRAM {derived.get('dram_percent_of_peak', float('nan')):.1f} %, compute "
+               f"{derived.get('compute_percent_of_peak', float('nan')):.1f} %, "
+               f"{derived.get('bound', '-')}" if status == "measured"
+               else f"unavailable: {block.get('reason', '')[:70]}")
+    print(f"{name:44s} {a:11.0f} {got:11.0f} {b:11.0f} {'ok' if within else 'MISS':>8s} "
+          f"{cost:7.2f}  {summary}")
+    print(f"RESULT counters {name} latency_ratio {got / ((a + b) / 2):.4f} cost_s {cost:.2f} "
+          f"status {status}")
+if costs:
+    print(f"RESULT counters cost per state: median {statistics.median(costs):.2f} s, "
+          f"max {max(costs):.2f} s over {len(costs)} states")
+expect(any(r["result"].get("counters", {}).get("status") == "measured"
+           for r in counted.values() if r["status"] == "ok"), "no state measured counters")
+
+ncu = shutil.which("ncu")
+if ncu:
+    done = subprocess.run([ncu, "--clock-control", "none", "--target-processes", "all", "-c", "2",
+                           kerntime, "run", "--no-isolation", "--counters", "--filter",
+                           "^gemm_bf16/size=1024$", "--json", str(folder / "ncu.json")],
+                          capture_output=True, text=True, timeout=300)
+    (folder / "ncu.log").write_text(done.stdout + done.stderr)
+    runs = json.loads((folder / "ncu.json").read_text())["runs"] if (folder / "ncu.json").exists() else []
+    block = runs[0]["result"].get("counters", {}) if runs and runs[0].get("result") else {}
+    expect(block.get("status") == "unavailable", f"under ncu counters say {block.get('status')}")
+    expect("profiler" in block.get("reason", ""), f"under ncu the reason names no profiler: "
+                                                   f"{block.get('reason')}")
+    print(f"RESULT counters under ncu: {block.get('status')}: {block.get('reason', '')[:160]}")
+else:
+    print("SKIPPED: ncu is not on PATH; the under-ncu check did not run")
+
+if problems:
+    print(f"{len(problems)} problem(s)")
+    sys.exit(1)
+print("counters suite: all checks passed")
