@@ -13,11 +13,15 @@
 #include "counters/counter_failure.hpp"
 #include "counters/host_object.hpp"
 #include "counters/range_profiler_library.hpp"
+#include "cupti/cupti_library.hpp"
 #include "cupti/current_context.hpp"
 #include "kerntime/counters.hpp"
 
 namespace kerntime::detail {
 namespace {
+
+void CUPTIAPI ignore_callback(void* /*userdata*/, CUpti_CallbackDomain /*domain*/,
+                              CUpti_CallbackId /*cbid*/, const void* /*data*/) {}
 
 // A CUPTI call of the pass failed: the code and the step say why (counter_failure_reason).
 struct step_failed {
@@ -298,11 +302,36 @@ std::string device_chip(int ordinal) {
     return found->second;
   }
   const range_profiler_library& rp = range_profiler();
-  try {
+  const auto ask = [&] {
     const profiler_scope profiler(rp);
-    std::string chip = chip_name(rp, ordinal);
-    chips.emplace(ordinal, chip);
-    return chip;
+    return chip_name(rp, ordinal);
+  };
+  try {
+    try {
+      return chips.emplace(ordinal, ask()).first->second;
+    } catch (const step_failed& failed) {
+      if (failed.code != CUPTI_ERROR_NOT_INITIALIZED ||
+          failed.step != counter_step::profiler_initialise) {
+        throw;
+      }
+    }
+    // CUPTI was finalised by an earlier measurement (timing's detach), and the profiler does
+    // not initialise it again; a subscription does. Left finalised, as timing leaves it.
+    const cupti_library& cupti = *std::get<const cupti_library*>(load_cupti());
+    CUpti_SubscriberHandle subscriber = nullptr;
+    check(cupti.subscribe(&subscriber, ignore_callback, nullptr),
+          counter_step::profiler_initialise);
+    std::string chip;
+    try {
+      chip = ask();
+    } catch (...) {
+      (void)cupti.unsubscribe(subscriber);
+      (void)cupti.finalize();
+      throw;
+    }
+    (void)cupti.unsubscribe(subscriber);
+    (void)cupti.finalize();
+    return chips.emplace(ordinal, chip).first->second;
   } catch (const step_failed& failed) {
     throw counters_unavailable(counter_failure_reason(failed.code, failed.step));
   }

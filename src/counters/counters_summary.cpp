@@ -85,9 +85,19 @@ counters_summary summarise_counters(const counter_pass_outcome& pass,
     return s;
   }
   if (pass.ranges.empty()) {
+    const auto kernels = std::count_if(iteration.begin(), iteration.end(), [](const auto& r) {
+      return r.kind == activity_kind::kernel;
+    });
     s.status = counters_status::unavailable;
-    s.reason = "the range profiler returned no range: the profiled iteration launched no kernel "
-               "CUPTI could replay (copies and memsets have no counters)";
+    s.reason =
+        kernels == 0
+            ? "the range profiler returned no range: the iteration launches no kernel, "
+              "only copies or memsets, which have no counters"
+            : fmt::format("the range profiler returned no range for the {} kernel launch(es) "
+                          "of the iteration: auto range with kernel replay did not profile "
+                          "them (kernels launched from a CUDA graph of several kernels are "
+                          "not profiled)",
+                          kernels);
     return s;
   }
   s.status = counters_status::measured;

@@ -131,7 +131,13 @@ TEST(summarise_counters, a_failed_pass_or_no_range_is_unavailable_with_the_reaso
   const auto none =
       summarise_counters(pass_of({}), {launch("[memcpy DtoD]", activity_kind::memcpy)}, {}, 1000);
   EXPECT_EQ(none.status, counters_status::unavailable);
-  EXPECT_NE(none.reason.find("copies and memsets have no counters"), std::string::npos);
+  EXPECT_NE(none.reason.find("only copies or memsets, which have no counters"), std::string::npos)
+      << none.reason;
+  const auto graph =
+      summarise_counters(pass_of({}), {launch(copy), launch(copy)}, breakdown(), 1000);
+  EXPECT_EQ(graph.status, counters_status::unavailable);
+  EXPECT_NE(graph.reason.find("no range for the 2 kernel launch(es)"), std::string::npos)
+      << graph.reason;
 
   const auto because = counters_unavailable_because("timing fell back to CUDA events");
   EXPECT_EQ(because.status, counters_status::unavailable);
