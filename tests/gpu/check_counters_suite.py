@@ -5,9 +5,10 @@
   fresh processes, plain, counters, plain, counters, and the counted latencies lie within the
   plain ones widened by the noise (the larger run-to-run difference, 2 x the trial spread, 1 %);
 - on the whole suite (plain, counters, plain), every latency with counters within 10 % of the plain
-  runs, each ratio printed: a state's time depends on the states before it (a heavy GEMM leaves
-  the next small states up to ~9 % slower), and the counter pass between states changes that
-  history; the suite without its GEMMs shows how much of a shift that history explains;
+  runs, each ratio printed: a state's time can depend on the state before it in the same worker
+  (graph_launch/kernels=16 reads 59 us alone and 64 us right after graph_launch/kernels=4, with or
+  without the GEMMs before them), and the counter pass between states changes that history; the
+  suite without its GEMMs is printed beside;
 - under Nsight Compute (when `ncu` is on PATH) counters say unavailable and name the profiler;
 - the counter pass's cost per state (wall time with counters minus without).
 Prints RESULT lines and a table (for docs/counters.md). Exit 77 where there is no GPU.
