@@ -142,7 +142,7 @@ struct measurement_result {
   std::vector<kernel_summary> kernels; // empty with CUDA events, which see no kernels
   std::vector<trace_record> trace;     // the first measured trial's records (CUPTI only)
   device_telemetry telemetry;
-  energy_summary energy; // from the trials' NVML energy readings
+  energy_summary energy;     // from the trials' NVML energy readings
   counters_summary counters; // the counter pass after the trials (protocol.counters)
   std::vector<std::string> warnings;
   work_behaviour work;         // synchronization, host gaps, rotation, queueing
