@@ -50,6 +50,11 @@ struct protocol {
   // default set (DRAM bytes read and written, DRAM %, L2 hit rate, tensor-pipe %).
   bool counters = false;
   std::vector<std::string> metrics;
+  // With counters: no timing trials at all, only the warm-up, one traced iteration and the
+  // counter pass; the result carries the counters block and no latency. `kerntime run
+  // --counters` times every state first and profiles them in this mode afterwards, so a state's
+  // counter pass never runs between two other states' timing.
+  bool counters_only = false;
 };
 
 // How the people who set the protocol name each setting, so a message names what they typed:

@@ -15,6 +15,7 @@
 #include "cli/calibrate_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/counter_check.hpp"
+#include "cli/counter_phase.hpp"
 #include "cli/device_listing.hpp"
 #include "cli/device_selection.hpp"
 #include "cli/exit_codes.hpp"
@@ -326,11 +327,11 @@ std::string worker_start_summary(const supervision_summary& summary) {
                      summary.faults, summary.faults == 1 ? "" : "s");
 }
 
-// The states themselves: in worker processes under a supervisor, or in this process.
 std::vector<benchmark_run>
-measure_states(const std::vector<std::string>& args, const state_plan& plan,
-               const std::vector<std::size_t>& indices, const protocol& p, const run_flags& flags,
-               const std::vector<result_set>& earlier, const cli_environment& env) {
+measure_states_once(const std::vector<std::string>& args, const state_plan& plan,
+                    const std::vector<std::size_t>& indices, const protocol& p,
+                    const run_flags& flags, const std::vector<result_set>& earlier,
+                    const cli_environment& env, std::optional<counter_phase> phase) {
   auto& err = *env.err;
   std::ostream* progress = env.err_is_terminal ? &err : nullptr;
   if (flags.no_isolation || env.worker_program.empty()) {
@@ -341,12 +342,43 @@ measure_states(const std::vector<std::string>& args, const state_plan& plan,
   request.args = args;
   request.state_timeout_s = flags.state_timeout_s;
   request.earlier = earlier;
+  if (phase) {
+    request.environment.emplace_back(counter_phase_variable, std::string(to_string(*phase)));
+  }
   if (flags.devices) {
     request.devices = parse_devices(*flags.devices, count_devices());
   }
   supervision_summary summary;
   auto runs = run_supervised(plan.states, indices, request, progress, err, summary);
   err << "kerntime: " << worker_start_summary(summary) << '\n';
+  return runs;
+}
+
+// With --counters: every state timed first (as without counters), then the counter pass of each
+// state that measured (cli/counter_phase.hpp).
+std::vector<benchmark_run>
+measure_states(const std::vector<std::string>& args, const state_plan& plan,
+               const std::vector<std::size_t>& indices, const protocol& p, const run_flags& flags,
+               const std::vector<result_set>& earlier, const cli_environment& env) {
+  if (!p.counters || p.counters_only) {
+    return measure_states_once(args, plan, indices, p, flags, earlier, env, std::nullopt);
+  }
+  auto runs = measure_states_once(args, plan, indices, protocol_for_phase(p, counter_phase::timing),
+                                  flags, earlier, env, counter_phase::timing);
+  std::vector<std::size_t> measured;
+  for (const auto& run : runs) {
+    if (run.status == run_status::ok && run.plan_index) {
+      measured.push_back(*run.plan_index);
+    }
+  }
+  if (!measured.empty()) {
+    *env.err << fmt::format("kerntime: counters: the counter pass of {} state{}\n", measured.size(),
+                            measured.size() == 1 ? "" : "s");
+    const auto counted =
+        measure_states_once(args, plan, measured, protocol_for_phase(p, counter_phase::counters),
+                            flags, {}, env, counter_phase::counters);
+    merge_counter_phase(runs, counted, p);
+  }
   return runs;
 }
 

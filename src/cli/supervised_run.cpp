@@ -61,14 +61,15 @@ std::vector<benchmark_run> run_supervised(const std::vector<planned_state>& plan
   argv.at(0) = request.program;
   const auto visible = environment_value("CUDA_VISIBLE_DEVICES");
   if (request.devices.empty()) {
-    settings.slots.push_back({.launch = {.argv = argv, .environment = {}}, .label = "the GPU"});
+    settings.slots.push_back(
+        {.launch = {.argv = argv, .environment = request.environment}, .label = "the GPU"});
   }
   for (const int d : request.devices) {
-    settings.slots.push_back(
-        {.launch = {.argv = argv,
-                    .environment = {{"CUDA_VISIBLE_DEVICES", visible_devices_for(d, visible)},
-                                    {worker_device_variable, std::to_string(d)}}},
-         .label = fmt::format("GPU {}", d)});
+    auto environment = request.environment;
+    environment.emplace_back("CUDA_VISIBLE_DEVICES", visible_devices_for(d, visible));
+    environment.emplace_back(worker_device_variable, std::to_string(d));
+    settings.slots.push_back({.launch = {.argv = argv, .environment = std::move(environment)},
+                              .label = fmt::format("GPU {}", d)});
   }
   return supervise(states, settings, &summary);
 }

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/state_plan.hpp"
@@ -19,6 +20,8 @@ struct supervision_request {
   std::vector<int> devices;      // empty: one worker on the device this process would use
   double state_timeout_s = 600;
   std::vector<result_set> earlier; // earlier results (--baseline): longest states first
+  // Variables every worker gets beside its device's (the phase of run --counters).
+  std::vector<std::pair<std::string, std::string>> environment;
 };
 
 // Runs the states at `plan_indices` and returns their records in that order.

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/counter_phase.hpp"
 #include "cli/device_selection.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/state_runner.hpp"
@@ -96,7 +97,14 @@ int device_number() {
 } // namespace
 
 int serve_as_worker(std::string_view channel_text, const std::vector<planned_state>& plan,
-                    const protocol& p, const cli_environment& env) {
+                    const protocol& asked, const cli_environment& env) {
+  // run --counters: the supervisor says which phase this worker serves (cli/counter_phase.hpp).
+  protocol p = asked;
+  if (const char* phase_text = std::getenv(counter_phase_variable)) {
+    if (const auto phase = parse_counter_phase(phase_text)) {
+      p = protocol_for_phase(asked, *phase);
+    }
+  }
   const auto fds = parse_channel(channel_text);
   if (!fds) {
     *env.err << "kerntime: error: " << worker_channel_variable << "=" << channel_text

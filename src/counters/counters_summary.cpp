@@ -63,6 +63,20 @@ counters_derived derive_counters(const std::map<std::string, double>& metrics, d
   return d;
 }
 
+void rederive_counters(counters_summary& counters, const std::vector<kernel_summary>& breakdown,
+                       double latency_ns) {
+  if (counters.status != counters_status::measured) {
+    return;
+  }
+  for (kernel_counters_result& k : counters.kernels) {
+    const auto timed = std::find_if(breakdown.begin(), breakdown.end(), [&](const auto& row) {
+      return row.kind == activity_kind::kernel && row.name == k.name;
+    });
+    k.derived = derive_counters(k.metrics, timed != breakdown.end() ? timed->median_ns : 0.0);
+  }
+  counters.derived = derive_counters(counters.metrics_total, latency_ns);
+}
+
 counters_summary counters_unavailable_because(std::string reason) {
   counters_summary s;
   s.status = counters_status::unavailable;
@@ -107,10 +121,6 @@ counters_summary summarise_counters(const counter_pass_outcome& pass,
     k.name = kernel.name;
     k.launches = static_cast<int>(kernel.launches);
     k.metrics = kernel.metrics;
-    const auto timed = std::find_if(breakdown.begin(), breakdown.end(), [&](const auto& row) {
-      return row.kind == activity_kind::kernel && row.name == kernel.name;
-    });
-    k.derived = derive_counters(k.metrics, timed != breakdown.end() ? timed->median_ns : 0.0);
     if (!kernel.ranges.empty()) {
       s.kernels.push_back(std::move(k));
     }
@@ -131,7 +141,7 @@ counters_summary summarise_counters(const counter_pass_outcome& pass,
   for (const std::string& metric : pass.metrics) {
     s.metrics_total[metric] = reduce_metric(metric, all);
   }
-  s.derived = derive_counters(s.metrics_total, latency_ns);
+  rederive_counters(s, breakdown, latency_ns);
   for (const attribution_mismatch& m : attributed.mismatches) {
     s.mismatches.push_back(mismatch_text(m));
   }

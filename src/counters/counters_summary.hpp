@@ -25,6 +25,12 @@ namespace kerntime::detail {
                                                   const std::vector<kernel_summary>& breakdown,
                                                   double latency_ns);
 
+// The derived values again, with timed durations from another measurement of the same work (the
+// command line's timing phase, when the counters came from a counters_only run): each kernel's
+// from the breakdown's median of that name, the iteration's from `latency_ns`.
+void rederive_counters(counters_summary& counters, const std::vector<kernel_summary>& breakdown,
+                       double latency_ns);
+
 // The counters block of a measurement that did not run the pass, with the reason.
 [[nodiscard]] counters_summary counters_unavailable_because(std::string reason);
 

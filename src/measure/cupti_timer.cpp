@@ -113,7 +113,39 @@ std::vector<trace_record> first_iteration(const std::vector<trace_record>& trace
   return records;
 }
 
+std::string shared_cupti_reason() {
+  return "CUPTI is shared with an idle torch.profiler (docs/torch-profiler.md); the counter pass "
+         "needs kerntime's own CUPTI session: set TEARDOWN_CUPTI=1 before profiling, or measure "
+         "counters in a process that has not profiled";
+}
+
 } // namespace
+
+counters_summary counters_with_cupti(cupti_session& session, iteration_context& context) {
+  if (!context.counters_unavailable.empty()) {
+    return counters_unavailable_because(context.counters_unavailable);
+  }
+  if (session.shared()) {
+    return counters_unavailable_because(shared_cupti_reason());
+  }
+  // One traced call names the kernels in launch order (the first after attaching pays CUPTI's
+  // set-up, which does not change which kernels run); then the counter pass profiles the next.
+  constexpr std::uint64_t traced = 1;
+  run_iteration(session, context, traced);
+  check_device("the traced iteration before the counter pass");
+  const int launches = launches_of_iteration(session.records_so_far(), traced);
+  std::optional<counter_pass_outcome> pass;
+  const activity_log log = session.detach([&] { pass = run_counter_pass_of(context, launches); });
+  check_device("the counter pass");
+  iteration_layout layout;
+  layout.repeats = 1;
+  layout.trial_first_ids = {traced};
+  const timed_trials timed = attribute(log, layout);
+  if (!pass) {
+    return counters_unavailable_because("the counter pass did not run; this is a kerntime bug");
+  }
+  return summarise_counters(*pass, first_iteration(timed.trace), timed.kernels, 0.0);
+}
 
 timed_trials time_with_cupti(cupti_session& session, iteration_context& context) {
   iteration_layout layout;
@@ -194,12 +226,9 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   if (pass) {
     timed.counters = summarise_counters(*pass, first_iteration(timed.trace), timed.kernels, 0.0);
   } else if (context.settings.counters) {
-    timed.counters = counters_unavailable_because(
-        !context.counters_unavailable.empty()
-            ? context.counters_unavailable
-            : "CUPTI is shared with an idle torch.profiler (docs/torch-profiler.md); the counter "
-              "pass needs kerntime's own CUPTI session: set TEARDOWN_CUPTI=1 before profiling, or "
-              "measure counters in a process that has not profiled");
+    timed.counters = counters_unavailable_because(!context.counters_unavailable.empty()
+                                                      ? context.counters_unavailable
+                                                      : shared_cupti_reason());
   }
   return timed;
 }

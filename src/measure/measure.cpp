@@ -153,6 +153,35 @@ public:
     throw measurement_invalid("no timer was chosen; this is a kerntime bug");
   }
 
+  // protocol.counters_only: CUPTI attached for one traced iteration and the counter pass, no
+  // trials. What cannot be had (a warm-up error, CUPTI held elsewhere) is the block's reason.
+  measurement_result counters_only(cudaError_t pending, const detail::cupti_sharing& sharing) {
+    check_cuda(pending, fmt::format("warmup ({} iterations)", warmup_.iterations));
+    measurement_result r;
+    r.protocol_used = protocol_;
+    r.device = device_;
+    r.flush_bytes = flush_ ? flush_->bytes() : 0;
+    auto loaded = detail::load_cupti();
+    if (const auto* why = std::get_if<std::string>(&loaded)) {
+      r.counters = detail::counters_unavailable_because("CUPTI could not be loaded: " + *why);
+      return r;
+    }
+    detail::attach_outcome outcome;
+    detail::cupti_session session(*std::get<const detail::cupti_library*>(loaded), outcome,
+                                  sharing);
+    if (!outcome.attached) {
+      r.counters = detail::counters_unavailable_because(!context_->counters_unavailable.empty()
+                                                            ? context_->counters_unavailable
+                                                            : "CUPTI could not be attached: " +
+                                                                  outcome.detail);
+      return r;
+    }
+    r.backend = timing_backend::cupti;
+    r.cupti = outcome.shared ? cupti_mode::shared_with_idle_torch_profiler : cupti_mode::subscribed;
+    r.counters = detail::counters_with_cupti(session, *context_);
+    return r;
+  }
+
   // The statistics, and what the runner knows beside the samples.
   measurement_result summarise(detail::timed_trials timed) const {
     measurement_result r = detail::summarise(std::move(timed), protocol_);
@@ -231,6 +260,12 @@ measurement_result detail::measure(const work_function& work, const protocol& p,
   m.check_counters();
   const cudaError_t pending = m.warm_up();
   m.launch_as_graphs(pending);
+  if (p.counters_only) {
+    measurement_result r = m.counters_only(pending, sharing);
+    r.wall_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    return r;
+  }
   measurement_result r = m.summarise(m.time_trials(pending, sharing));
   r.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

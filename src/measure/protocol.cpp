@@ -206,6 +206,9 @@ std::optional<std::string> validate(const protocol& p) {
   if (auto problem = counters_problem(p.counters, p.metrics, p.backend, setting_names{})) {
     return problem;
   }
+  if (p.counters_only && !p.counters) {
+    return "counters_only measures counters alone and needs counters=true";
+  }
   return stopping_problem(p.stop_at_ci, p.trials, p.max_trials, p.max_time_s, setting_names{});
 }
 

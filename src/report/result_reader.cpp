@@ -109,6 +109,7 @@ protocol protocol_of(const json& j) {
   p.counters = added_later<bool>(j, "counters").value_or(false);
   p.metrics =
       added_later<std::vector<std::string>>(j, "metrics").value_or(std::vector<std::string>{});
+  p.counters_only = added_later<bool>(j, "counters_only").value_or(false);
   return p;
 }
 

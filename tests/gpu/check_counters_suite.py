@@ -4,11 +4,12 @@
 - timing with --counters is timing without, state by state: each of a few states runs alone in
   fresh processes, plain, counters, plain, counters, and the counted latencies lie within the
   plain ones widened by the noise (the larger run-to-run difference, 2 x the trial spread, 1 %);
-- on the whole suite (plain, counters, plain), every latency with counters within 10 % of the plain
-  runs, each ratio printed: a state's time can depend on the state before it in the same worker
-  (graph_launch/kernels=16 reads 59 us alone and 64 us right after graph_launch/kernels=4, with or
-  without the GEMMs before them), and the counter pass between states changes that history; the
-  suite without its GEMMs is printed beside;
+- on the whole suite (plain, counters, plain), every latency with counters within the two plain
+  runs widened by their noise (2 x the larger trial spread, at least 1 %): run --counters times
+  every state first, exactly as without counters, and runs the counter passes afterwards. (A pass
+  between states would change what ran before each state, and a state's time depended on that
+  by up to 9 % on the H200: graph_launch/kernels=16 read 59 us alone and 64 us right after
+  graph_launch/kernels=4.) The suite without its GEMMs is printed beside;
 - under Nsight Compute (when `ncu` is on PATH) counters say unavailable and name the profiler;
 - the counter pass's cost per state (wall time with counters minus without).
 Prints RESULT lines and a table (for docs/counters.md). Exit 77 where there is no GPU.
@@ -79,8 +80,11 @@ for name, c in counted.items():
     a, b = latency(plain1, name), latency(plain2, name)
     got = latency(counted, name)
     ratio = got / ((a + b) / 2)
-    expect(0.90 <= ratio <= 1.10, f"{name}: {got:.0f} ns with counters, {a:.0f} and {b:.0f} ns "
-                                  f"without: more than 10 % apart")
+    noise = max(2 * max(spread(plain1[name]), spread(plain2[name]), spread(c)),
+                0.01 * (a + b) / 2)
+    expect(min(a, b) - noise <= got <= max(a, b) + noise,
+           f"{name}: {got:.0f} ns with counters, {a:.0f} and {b:.0f} ns without "
+           f"(noise {noise:.0f} ns)")
     cost = c["wall_seconds"] - (plain1[name]["wall_seconds"] + plain2[name]["wall_seconds"]) / 2
     costs.append(cost)
     derived = block.get("derived", {})

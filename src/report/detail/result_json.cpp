@@ -22,24 +22,29 @@ json statistics_to_json(const summary_statistics& s) {
 }
 
 json protocol_to_json(const protocol& p) {
-  return {{"warmup", p.warmup},
-          {"warmup_auto", p.warmup_auto},
-          {"trials", p.trials},
-          {"stop_at_ci", optional_value(p.stop_at_ci)},
-          {"max_trials", p.max_trials},
-          {"max_time_s", p.max_time_s},
-          {"repeats", p.repeats},
-          {"flush_l2", p.flush_l2},
-          {"flush_bytes", p.flush_bytes},
-          {"input_sets", p.input_sets},
-          {"backend", std::string(to_string(p.backend))},
-          {"metric", std::string(to_string(p.metric))},
-          {"telemetry", p.telemetry},
-          {"throttle_threshold", p.throttle_threshold},
-          {"discard_throttled", p.discard_throttled},
-          {"launch", std::string(to_string(p.launch))},
-          {"counters", p.counters},
-          {"metrics", p.metrics}};
+  json j = {{"warmup", p.warmup},
+            {"warmup_auto", p.warmup_auto},
+            {"trials", p.trials},
+            {"stop_at_ci", optional_value(p.stop_at_ci)},
+            {"max_trials", p.max_trials},
+            {"max_time_s", p.max_time_s},
+            {"repeats", p.repeats},
+            {"flush_l2", p.flush_l2},
+            {"flush_bytes", p.flush_bytes},
+            {"input_sets", p.input_sets},
+            {"backend", std::string(to_string(p.backend))},
+            {"metric", std::string(to_string(p.metric))},
+            {"telemetry", p.telemetry},
+            {"throttle_threshold", p.throttle_threshold},
+            {"discard_throttled", p.discard_throttled},
+            {"launch", std::string(to_string(p.launch))},
+            {"counters", p.counters},
+            {"metrics", p.metrics}};
+  if (p.counters_only) {
+    // Only the counter phase of run --counters, between worker and supervisor; never in a report.
+    j["counters_only"] = true;
+  }
+  return j;
 }
 
 json snapshot_to_json(const std::optional<gpu_snapshot>& snapshot) {
