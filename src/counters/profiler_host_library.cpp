@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <mutex>
-
 #include "cupti/cupti_library.hpp"
 
 namespace kerntime::detail {
@@ -45,10 +43,7 @@ std::variant<const profiler_host_library*, std::string> load_once() {
 } // namespace
 
 std::variant<const profiler_host_library*, std::string> load_profiler_host() {
-  static std::once_flag once;
-  static std::variant<const profiler_host_library*, std::string> loaded;
-  std::call_once(once, [] { loaded = load_once(); });
-  return loaded;
+  return load_once_per_process<profiler_host_library>(load_once);
 }
 
 } // namespace kerntime::detail

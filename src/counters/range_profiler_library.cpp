@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <mutex>
-
 #include "cupti/cupti_library.hpp"
 
 namespace kerntime::detail {
@@ -44,10 +42,7 @@ std::variant<const range_profiler_library*, std::string> load_once() {
 } // namespace
 
 std::variant<const range_profiler_library*, std::string> load_range_profiler() {
-  static std::once_flag once;
-  static std::variant<const range_profiler_library*, std::string> loaded;
-  std::call_once(once, [] { loaded = load_once(); });
-  return loaded;
+  return load_once_per_process<range_profiler_library>(load_once);
 }
 
 } // namespace kerntime::detail

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <mutex>
 #include <vector>
 
 namespace kerntime::detail {
@@ -82,10 +81,7 @@ std::variant<const cupti_library*, std::string> load_once() {
 } // namespace
 
 std::variant<const cupti_library*, std::string> load_cupti() {
-  static std::once_flag once;
-  static std::variant<const cupti_library*, std::string> loaded;
-  std::call_once(once, [] { loaded = load_once(); });
-  return loaded;
+  return load_once_per_process<cupti_library>(load_once);
 }
 
 } // namespace kerntime::detail

@@ -5,6 +5,7 @@
 
 #include <cupti.h>
 
+#include <mutex>
 #include <string>
 #include <variant>
 
@@ -42,6 +43,16 @@ struct cupti_library {
 // `symbol` in the loaded library `handle`, or null with the name added to the comma-separated
 // `missing`. Used for timing's entry points and the Profiler Host API's.
 [[nodiscard]] void* find_cupti_symbol(void* handle, const char* symbol, std::string& missing);
+
+// `load()`'s answer, asked once per process (per Load type) and kept: for each table of entry
+// points bound from the loaded CUPTI.
+template <typename Library, typename Load>
+std::variant<const Library*, std::string> load_once_per_process(Load load) {
+  static std::once_flag once;
+  static std::variant<const Library*, std::string> loaded;
+  std::call_once(once, [&] { loaded = load(); });
+  return loaded;
+}
 
 template <typename F>
 bool bind_cupti_symbol(void* handle, const char* symbol, F& slot, std::string& missing) {
