@@ -71,11 +71,14 @@ public:
   }
 
   // `cbid`: the call, as CUPTI_RUNTIME_TRACE_CBID_* or CUPTI_DRIVER_TRACE_CBID_* numbers it.
+  // `start`/`end`: when the call ran on the host (ns, the GPU records' clock); 0: not given.
   void api(CUpti_ActivityKind kind, std::uint32_t correlation, std::uint32_t thread,
-           std::uint32_t cbid = 0) {
+           std::uint32_t cbid = 0, std::uint64_t start = 0, std::uint64_t end = 0) {
     CUpti_ActivityAPI a{};
     a.kind = kind;
     a.cbid = cbid;
+    a.start = start;
+    a.end = end;
     a.correlationId = correlation;
     a.threadId = thread;
     a.processId = 42;

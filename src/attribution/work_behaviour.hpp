@@ -32,7 +32,9 @@ host_waits_by_iteration(const activity_log& log);
 
 // Per measured iteration (trial by trial, in launch order): how long the GPU had nothing to run
 // before the iteration's first record, i.e. its first start minus the latest end of every record
-// that started before it (its flush, the iteration before, the blocking kernel); 0 when none did.
+// that started before it (its flush, the iteration before, the blocking kernel); 0 when none did,
+// and 0 when the API call that launched that record had returned before the GPU went idle (the
+// host was not late: the wait was the device's own launch latency, as for a CUDA graph).
 [[nodiscard]] std::vector<double> idle_before_iterations_ns(const activity_log& log,
                                                             const iteration_layout& layout);
 

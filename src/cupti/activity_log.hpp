@@ -42,6 +42,9 @@ struct api_call {
   std::uint32_t correlation_id = 0;
   std::uint32_t thread_id = 0;
   host_wait_call wait;
+  // When the call ran on the host, on the GPU records' clock (ns); 0 where CUPTI gave none.
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
 };
 
 struct activity_log {

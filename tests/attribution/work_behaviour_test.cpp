@@ -138,6 +138,23 @@ TEST(work_behaviour, an_iteration_that_starts_long_after_its_flush_waited_for_th
                 "the GPU runs it, so times may include host launch gaps"});
 }
 
+// A CUDA graph of 16 kernels starts ~6 µs after the GPU is free, though its launch call returned
+// long before (the iterations were queued behind the blocking kernel): device-side launch
+// latency, not a host gap. The same gap with the launch call still running when the GPU went
+// idle is the host's.
+TEST(work_behaviour, a_gap_after_the_launch_call_returned_is_the_devices) {
+  activity_buffer b = iterations_after_flushes({100'000, 200'000, 300'000, 400'000},
+                                               {106'000, 206'000, 306'000, 406'000});
+  // Iteration id i's kernel was launched under correlation id 2i (iterations_after_flushes).
+  b.api(CUPTI_ACTIVITY_KIND_RUNTIME, 4, 1, 0, 10'000, 12'000);   // returned before: device's
+  b.api(CUPTI_ACTIVITY_KIND_RUNTIME, 6, 1, 0, 250'000, 304'000); // still running: the host's
+  // Iteration 4's launch has no API record: judged by the gap alone.
+  const activity_log log = b.decode();
+  EXPECT_EQ(idle_before_iterations_ns(log, one_trial(3)), (std::vector<double>{0, 6'000, 6'000}));
+  const work_behaviour work = judge_work(log, one_trial(3));
+  EXPECT_EQ(work.host_gap_iterations, 2);
+}
+
 TEST(work_behaviour, one_host_gap_in_two_hundred_iterations_is_counted_but_not_warned) {
   std::vector<std::uint64_t> flush_end;
   std::vector<std::uint64_t> start;

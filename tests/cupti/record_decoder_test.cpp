@@ -49,15 +49,18 @@ TEST(record_decoder, decodes_tags_by_kind_and_ignores_foreign_tags) {
   EXPECT_EQ(log.tags[2].kind, tag_kind::internal);
 }
 
-TEST(record_decoder, keeps_the_thread_of_runtime_and_driver_calls) {
+TEST(record_decoder, keeps_the_thread_and_times_of_runtime_and_driver_calls) {
   testing::activity_buffer buffer;
-  buffer.api(CUPTI_ACTIVITY_KIND_RUNTIME, 5, 1234);
+  buffer.api(CUPTI_ACTIVITY_KIND_RUNTIME, 5, 1234, 0, 1'000, 4'500);
   buffer.api(CUPTI_ACTIVITY_KIND_DRIVER, 6, 5678);
   const activity_log log = buffer.decode();
   ASSERT_EQ(log.api_calls.size(), 2U);
   EXPECT_EQ(log.api_calls[0].correlation_id, 5U);
   EXPECT_EQ(log.api_calls[0].thread_id, 1234U);
+  EXPECT_EQ(log.api_calls[0].start, 1'000U);
+  EXPECT_EQ(log.api_calls[0].end, 4'500U);
   EXPECT_EQ(log.api_calls[1].thread_id, 5678U);
+  EXPECT_EQ(log.api_calls[1].end, 0U);
 }
 
 TEST(record_decoder, interns_equal_names_from_different_pointers_once) {
