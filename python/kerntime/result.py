@@ -138,7 +138,7 @@ class Result:
         """The counter pass (bench(counters=True)): ``status`` ("measured", "unavailable" with
         ``reason``, or "not_requested"), ``chip``, ``metrics``, ``passes``, ``seconds``, per kernel
         ``kernels[i].metrics`` and ``.derived`` (dram_bytes, dram_bytes_per_second,
-        dram_percent_of_peak, compute_percent_of_peak, bound), the iteration's ``metrics_total``
+        dram_fraction_of_peak, dram_percent_of_peak, compute_percent_of_peak, bound), the iteration's ``metrics_total``
         and ``derived``, and ``mismatches`` between profiled and timed kernels."""
         return self.measurement.counters
 

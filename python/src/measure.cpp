@@ -17,6 +17,8 @@
 #include "kerntime/measure.hpp"
 #include "kerntime/protocol.hpp"
 #include "measure/measure_with_sharing.hpp"
+#include "roofline/peak_table.hpp"
+#include "roofline/speed_of_light.hpp"
 
 namespace py = pybind11;
 
@@ -111,7 +113,12 @@ measurement_result measure_python(const py::object& fn, const py::list& input_se
   if (!cupti_recheck.is_none()) {
     sharing.recheck = [&cupti_recheck] { return cupti_recheck().cast<detail::cupti_holder>(); };
   }
-  return detail::measure(work, p, to_stream(stream), sharing);
+  measurement_result r = detail::measure(work, p, to_stream(stream), sharing);
+  // The counters' DRAM bandwidth as a fraction of the table's peak, as `kerntime run` gives it.
+  if (const auto peaks = detail::table_peaks(detail::peak_inputs_of(r))) {
+    detail::add_counter_fractions(r.counters, *peaks);
+  }
+  return r;
 }
 
 } // namespace
