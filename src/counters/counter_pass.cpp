@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <span>
+#include <utility>
 #include <variant>
 
 #include "counters/counter_failure.hpp"
@@ -209,7 +210,7 @@ void collect(const counter_pass_request& request, const std::function<void()>& p
     throw step_failed{CUPTI_ERROR_INVALID_PARAMETER, counter_step::set_config};
   }
   const std::vector<std::uint8_t> config_image = config.config_image();
-  out.passes = config.passes();
+  out.passes = config.passes(config_image);
 
   const CUcontext context = current_context();
   if (context == nullptr) {
@@ -338,7 +339,19 @@ std::string device_chip(int ordinal) {
 }
 
 metric_plan check_device_metrics(int ordinal, const std::vector<std::string>& asked) {
-  return check_metrics(profiler_host(), device_chip(ordinal), collected_metrics(asked));
+  // Every measurement with counters checks (each state of a run, and the run before them): the
+  // Host API's answer for one chip and one set does not change, so it is asked once.
+  const std::string chip = device_chip(ordinal);
+  std::vector<std::string> names = collected_metrics(asked);
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, std::vector<std::string>>, metric_plan> checked;
+  const std::lock_guard lock(mutex);
+  auto key = std::make_pair(chip, names);
+  if (const auto found = checked.find(key); found != checked.end()) {
+    return found->second;
+  }
+  metric_plan plan = check_metrics(profiler_host(), chip, names); // unknown names throw
+  return checked.emplace(std::move(key), std::move(plan)).first->second;
 }
 
 counter_pass_outcome run_counter_pass(const counter_pass_request& request,

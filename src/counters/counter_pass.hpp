@@ -26,7 +26,7 @@ namespace kerntime::detail {
 
 // collected_metrics(asked) checked against device `ordinal`'s chip before anything runs: throws
 // unknown_metrics (an invalid_argument naming each unknown metric, the chip and its closest
-// names) or counters_unavailable.
+// names) or counters_unavailable. A set checked once for a chip is not asked again.
 [[nodiscard]] metric_plan check_device_metrics(int ordinal, const std::vector<std::string>& asked);
 
 struct counter_pass_request {

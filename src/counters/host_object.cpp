@@ -69,12 +69,11 @@ std::vector<std::uint8_t> host_object::config_image() {
   return image;
 }
 
-std::size_t host_object::passes() {
-  std::vector<std::uint8_t> image = config_image();
+std::size_t host_object::passes(const std::vector<std::uint8_t>& config_image) const {
   auto passes = profiler_params<CUpti_Profiler_Host_GetNumOfPasses_Params>(
       CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
-  passes.configImageSize = image.size();
-  passes.pConfigImage = image.data();
+  passes.configImageSize = config_image.size();
+  passes.pConfigImage = const_cast<std::uint8_t*>(config_image.data());
   check(host_.get_num_of_passes(&passes), "cuptiProfilerHostGetNumOfPasses");
   return passes.numOfPasses;
 }

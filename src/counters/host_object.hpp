@@ -41,7 +41,8 @@ public:
 
   // The configuration of the metrics added so far, for cuptiRangeProfilerSetConfig.
   [[nodiscard]] std::vector<std::uint8_t> config_image();
-  [[nodiscard]] std::size_t passes();
+  // The replay passes of a configuration image (config_image()).
+  [[nodiscard]] std::size_t passes(const std::vector<std::uint8_t>& config_image) const;
 
   // Base metrics ("dram__bytes_read") of every metric type, each with its type.
   [[nodiscard]] std::vector<std::pair<std::string_view, CUpti_MetricType>> base_metrics();

@@ -116,7 +116,7 @@ metric_plan plan_metrics(const profiler_host_library& host, const std::string& c
           fmt::format("chip {} accepts each of {} alone but refuses them together", chip,
                       fmt::join(known, ", ")));
     }
-    plan.passes = object.passes();
+    plan.passes = object.passes(object.config_image());
   }
   return plan;
 }

@@ -113,20 +113,26 @@ std::vector<trace_record> first_iteration(const std::vector<trace_record>& trace
   return records;
 }
 
-std::string shared_cupti_reason() {
-  return "CUPTI is shared with an idle torch.profiler (docs/torch-profiler.md); the counter pass "
-         "needs kerntime's own CUPTI session: set TEARDOWN_CUPTI=1 before profiling, or measure "
-         "counters in a process that has not profiled";
+// Why this measurement cannot run the counter pass, or nothing when it can: the check before the
+// run failed, or CUPTI is shared with an idle torch.profiler.
+std::optional<std::string> counters_blocked(const cupti_session& session,
+                                            const iteration_context& context) {
+  if (!context.counters_unavailable.empty()) {
+    return context.counters_unavailable;
+  }
+  if (session.shared()) {
+    return "CUPTI is shared with an idle torch.profiler (docs/torch-profiler.md); the counter pass "
+           "needs kerntime's own CUPTI session: set TEARDOWN_CUPTI=1 before profiling, or measure "
+           "counters in a process that has not profiled";
+  }
+  return std::nullopt;
 }
 
 } // namespace
 
 counters_summary counters_with_cupti(cupti_session& session, iteration_context& context) {
-  if (!context.counters_unavailable.empty()) {
-    return counters_unavailable_because(context.counters_unavailable);
-  }
-  if (session.shared()) {
-    return counters_unavailable_because(shared_cupti_reason());
+  if (auto blocked = counters_blocked(session, context)) {
+    return counters_unavailable_because(std::move(*blocked));
   }
   // One traced call names the kernels in launch order (the first after attaching pays CUPTI's
   // set-up, which does not change which kernels run); then the counter pass profiles the next.
@@ -204,7 +210,9 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   // counter pass's, which needs CUPTI initialised and activity off.
   std::optional<counter_pass_outcome> pass;
   std::function<void()> counter_pass;
-  if (context.settings.counters && context.counters_unavailable.empty() && !session.shared()) {
+  const std::optional<std::string> counters_blocked_because =
+      context.settings.counters ? counters_blocked(session, context) : std::nullopt;
+  if (context.settings.counters && !counters_blocked_because) {
     counter_pass = [&] { pass = run_counter_pass_of(context, expected_launches); };
   }
   const activity_log log = session.detach(counter_pass);
@@ -225,10 +233,8 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   timed.stopped_because = kept.stopped_because;
   if (pass) {
     timed.counters = summarise_counters(*pass, first_iteration(timed.trace), timed.kernels, 0.0);
-  } else if (context.settings.counters) {
-    timed.counters = counters_unavailable_because(!context.counters_unavailable.empty()
-                                                      ? context.counters_unavailable
-                                                      : shared_cupti_reason());
+  } else if (counters_blocked_because) {
+    timed.counters = counters_unavailable_because(*counters_blocked_because);
   }
   return timed;
 }

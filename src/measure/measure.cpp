@@ -106,19 +106,26 @@ public:
     check_device("the first launch of each captured graph");
   }
 
+  // CUPTI loaded and attached; `outcome` says whether it worked (load_error when libcupti could
+  // not be loaded, then no session).
+  static std::unique_ptr<detail::cupti_session> attach_cupti(const detail::cupti_sharing& sharing,
+                                                             detail::attach_outcome& outcome) {
+    auto loaded = detail::load_cupti();
+    if (const auto* why = std::get_if<std::string>(&loaded)) {
+      outcome.load_error = *why;
+      return nullptr;
+    }
+    return std::make_unique<detail::cupti_session>(*std::get<const detail::cupti_library*>(loaded),
+                                                   outcome, sharing);
+  }
+
   // Attaches CUPTI unless events were asked for, chooses the timer and runs the trials with it.
   // `sharing`: who holds CUPTI if kerntime cannot subscribe (measure/measure_with_sharing.hpp).
   detail::timed_trials time_trials(cudaError_t pending, const detail::cupti_sharing& sharing) {
     detail::attach_outcome outcome;
     std::unique_ptr<detail::cupti_session> session;
     if (pending == cudaSuccess && protocol_.backend != backend_request::events) {
-      auto loaded = detail::load_cupti();
-      if (const auto* why = std::get_if<std::string>(&loaded)) {
-        outcome.load_error = *why;
-      } else {
-        session = std::make_unique<detail::cupti_session>(
-            *std::get<const detail::cupti_library*>(loaded), outcome, sharing);
-      }
+      session = attach_cupti(sharing, outcome);
     }
     const detail::backend_decision decision = detail::decide_backend(
         protocol_.backend, static_cast<int>(pending),
@@ -161,14 +168,13 @@ public:
     r.protocol_used = protocol_;
     r.device = device_;
     r.flush_bytes = flush_ ? flush_->bytes() : 0;
-    auto loaded = detail::load_cupti();
-    if (const auto* why = std::get_if<std::string>(&loaded)) {
-      r.counters = detail::counters_unavailable_because("CUPTI could not be loaded: " + *why);
+    detail::attach_outcome outcome;
+    const std::unique_ptr<detail::cupti_session> session = attach_cupti(sharing, outcome);
+    if (outcome.load_error) {
+      r.counters =
+          detail::counters_unavailable_because("CUPTI could not be loaded: " + *outcome.load_error);
       return r;
     }
-    detail::attach_outcome outcome;
-    detail::cupti_session session(*std::get<const detail::cupti_library*>(loaded), outcome,
-                                  sharing);
     if (!outcome.attached) {
       r.counters = detail::counters_unavailable_because(!context_->counters_unavailable.empty()
                                                             ? context_->counters_unavailable
@@ -178,7 +184,7 @@ public:
     }
     r.backend = timing_backend::cupti;
     r.cupti = outcome.shared ? cupti_mode::shared_with_idle_torch_profiler : cupti_mode::subscribed;
-    r.counters = detail::counters_with_cupti(session, *context_);
+    r.counters = detail::counters_with_cupti(*session, *context_);
     return r;
   }
 
