@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda_check.hpp"
@@ -71,8 +73,11 @@ int main() try {
   smallest.input_sets = 1;
   std::vector<double> smallest_walls;
   smallest_walls.reserve(3);
+  measurement_result smallest_result;
   for (int i = 0; i < 3; ++i) {
-    smallest_walls.push_back(measure_wall(spin_10us, smallest).wall_ms);
+    timed_measurement t = measure_wall(spin_10us, smallest);
+    smallest_walls.push_back(t.wall_ms);
+    smallest_result = std::move(t.result);
   }
 
   const double flush = flush_us(later.flush_bytes);
@@ -93,6 +98,17 @@ int main() try {
       .add("flush_us", flush)
       .add("kernel_us", kernel)
       .print();
+  // Where the wall time went (host_phases), for a default measurement and the smallest one.
+  for (const auto& [protocol_name, r] :
+       {std::pair<const char*, const measurement_result*>{"default", &later},
+        {"smallest", &smallest_result}}) {
+    bench::result_line line("host_phases");
+    line.add("protocol", protocol_name).add("wall_ms", r->wall_seconds * 1e3);
+    for (const auto& [name, field] : host_phase_names) {
+      line.add(std::string(name) + "_ms", r->phases.*field * 1e3);
+    }
+    line.print();
+  }
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "host_cost: %s\n", e.what());

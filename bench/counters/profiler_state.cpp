@@ -6,14 +6,20 @@
 //   counters  measure with CUPTI and the counter pass
 //   chip      ask CUPTI for the chip's name (profiler initialise + de-initialise), nothing else
 //   chipraw   cuptiDeviceGetChipName alone, without initialising the profiler
-// e.g. `bench_profiler_state plain plain chip plain` or `bench_profiler_state counters plain`.
+//   noflush   measure with CUPTI, no L2 flush (is the flush buffer part of a step's history?)
+//   sleep:MS  the host sleeps MS milliseconds, the GPU idles
+// A measuring step may name one work: `plain:chain` or `events:copy` (default: both).
+// e.g. `bench_profiler_state plain plain chip plain` or `bench_profiler_state counters plain`;
+// `plain:chain plain:chain sleep:1000 plain:chain` asks whether idling undoes a step's history.
 // Prints RESULT lines (docs/counters.md).
 
 #include <kerntime/measure.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -36,6 +42,7 @@ constexpr int chain_kernels = 16;
 void measure_step(const std::string& step, const std::string& work_name,
                   const work_function& work) {
   protocol p;
+  p.flush_l2 = step != "noflush";
   if (step == "events") {
     p.backend = backend_request::events;
   } else {
@@ -93,8 +100,20 @@ int main(int argc, char** argv) try {
       }
       continue;
     }
-    measure_step(step, "chain16", chain16);
-    measure_step(step, "copy256MiB", copy);
+    if (step.rfind("sleep:", 0) == 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::stoi(step.substr(6))));
+      std::printf("slept %s ms\n", step.substr(6).c_str());
+      continue;
+    }
+    const std::size_t colon = step.find(':');
+    const std::string mode = step.substr(0, colon);
+    const std::string only = colon == std::string::npos ? "" : step.substr(colon + 1);
+    if (only.empty() || only == "chain") {
+      measure_step(mode, "chain16", chain16);
+    }
+    if (only.empty() || only == "copy") {
+      measure_step(mode, "copy256MiB", copy);
+    }
   }
   return 0;
 } catch (const std::exception& e) {

@@ -2,10 +2,12 @@
 // What a measurement returns: the headline, every sample, the statistics, the timer that ran and
 // why, the per-kernel breakdown and every warning. Times are in nanoseconds.
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "kerntime/counters.hpp"
@@ -125,6 +127,34 @@ struct device_info {
   int runtime_version = 0;       // as cudaRuntimeGetVersion reports it
 };
 
+// Where the host wall time of a measurement went, in seconds, phase by phase in the order they
+// ran: why a measurement takes longer than the GPU time it measured (docs/queue.md). `telemetry`
+// is the part of `trials` spent reading the card around each trial; `counter_pass` the part of
+// `detach` spent in the counter pass.
+struct host_phases {
+  double prepare = 0;      // flush buffer, telemetry, blocking kernel, queue probe, metric check
+  double warmup = 0;       // the warm-up calls (and in graph mode the capture)
+  double attach = 0;       // CUPTI loaded and attached (0 with CUDA events)
+  double first_calls = 0;  // the discarded calls after attaching, and what is learnt from them
+  double trials = 0;       // the measured trials, re-runs and telemetry included
+  double telemetry = 0;    // of `trials`: NVML readings and the clock check around each trial
+  double detach = 0;       // CUPTI flushed and detached, the counter pass included
+  double counter_pass = 0; // of `detach`
+  double summarise = 0;    // attribution and statistics
+};
+
+// The phases by name, in order: how JSON, Python and the docs spell them.
+inline constexpr std::array<std::pair<std::string_view, double host_phases::*>, 9>
+    host_phase_names = {{{"prepare", &host_phases::prepare},
+                         {"warmup", &host_phases::warmup},
+                         {"attach", &host_phases::attach},
+                         {"first_calls", &host_phases::first_calls},
+                         {"trials", &host_phases::trials},
+                         {"telemetry", &host_phases::telemetry},
+                         {"detach", &host_phases::detach},
+                         {"counter_pass", &host_phases::counter_pass},
+                         {"summarise", &host_phases::summarise}}};
+
 struct measurement_result {
   protocol protocol_used;
   device_info device;
@@ -147,6 +177,7 @@ struct measurement_result {
   std::vector<std::string> warnings;
   work_behaviour work;         // synchronization, host gaps, rotation, queueing
   double wall_seconds = 0;     // host wall time of the whole measurement, warmup included
+  host_phases phases;          // where that wall time went
   std::size_t flush_bytes = 0; // the flush size actually used (0 when flush_l2 is off)
   // CUPTI only: the flush's median GPU time per iteration (outside every sample); 0 otherwise.
   double flush_median_ns = 0;

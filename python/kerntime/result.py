@@ -218,6 +218,13 @@ class Result:
         """Host wall time of the whole measurement, warmup included."""
         return self.measurement.wall_seconds
 
+    @property
+    def host_phases(self) -> Dict[str, float]:
+        """Where ``wall_seconds`` went, in seconds, phase by phase: prepare, warmup, attach,
+        first_calls, trials (of which telemetry), detach (of which counter_pass), summarise
+        (docs/queue.md)."""
+        return self.measurement.host_phases
+
     def top_kernels(self, count: int) -> List[Kernel]:
         return sorted(self.kernels, key=lambda k: k.mean_ms, reverse=True)[:count]
 

@@ -72,6 +72,10 @@ measurement_result example_result(double scale, const std::string& backend, int 
   r.flush_bytes = 2 * r.device.l2_bytes;
   r.telemetry.unavailable_reason = "test fixture: no NVML reading";
   r.warnings.push_back("example result built for kerntime's tests; not a measurement");
+  r.phases.prepare = 0.004;
+  r.phases.trials = 0.02;
+  r.phases.telemetry = 0.001;
+  r.wall_seconds = 0.024;
 
   std::vector<std::vector<double>> spans_per_trial;
   std::vector<double> spans, busys, kernels, memsets;

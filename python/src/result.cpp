@@ -190,6 +190,14 @@ void bind_measurement(py::module_& m) {
       .def_readonly("counters", &measurement_result::counters)
       .def_readonly("warnings", &measurement_result::warnings)
       .def_readonly("wall_seconds", &measurement_result::wall_seconds)
+      .def_property_readonly("host_phases",
+                             [](const measurement_result& r) {
+                               py::dict phases;
+                               for (const auto& [name, field] : host_phase_names) {
+                                 phases[py::str(std::string(name))] = r.phases.*field;
+                               }
+                               return phases;
+                             })
       .def_readonly("flush_bytes", &measurement_result::flush_bytes)
       .def_readonly("flush_median_ns", &measurement_result::flush_median_ns);
 }

@@ -92,6 +92,14 @@ def test_json_holds_the_same_numbers_as_the_object(result):
     assert d["warnings"] == result.warnings
 
 
+def test_host_phases_name_every_phase_in_seconds_as_the_json_does(result):
+    phases = result.host_phases
+    assert list(phases) == ["prepare", "warmup", "attach", "first_calls", "trials", "telemetry",
+                            "detach", "counter_pass", "summarise"]
+    assert phases["trials"] == 0.02 and phases["telemetry"] == 0.001
+    assert phases == result.to_dict()["host_phases_seconds"]
+
+
 def test_kernel_names_with_quotes_survive_the_json_round_trip(result):
     parsed = json.loads(result.to_json())
     assert parsed["kernels"][0]["name"] == 'void gemm<float, 128>(params<"tn", 3>, int)'

@@ -13,6 +13,7 @@
 #include "counters/counter_pass.hpp"
 #include "counters/counters_summary.hpp"
 #include "kerntime/cuda.hpp"
+#include "measure/phase_clock.hpp"
 #include "measure/trial_loop.hpp"
 #include "result/summarise.hpp"
 
@@ -136,12 +137,18 @@ counters_summary counters_with_cupti(cupti_session& session, iteration_context& 
   }
   // One traced call names the kernels in launch order (the first after attaching pays CUPTI's
   // set-up, which does not change which kernels run); then the counter pass profiles the next.
+  phase_clock clock;
   constexpr std::uint64_t traced = 1;
   run_iteration(session, context, traced);
   check_device("the traced iteration before the counter pass");
   const int launches = launches_of_iteration(session.records_so_far(), traced);
+  context.phases.first_calls = clock.lap();
   std::optional<counter_pass_outcome> pass;
-  const activity_log log = session.detach([&] { pass = run_counter_pass_of(context, launches); });
+  const activity_log log = session.detach([&] {
+    add_seconds_of(context.phases.counter_pass,
+                   [&] { pass = run_counter_pass_of(context, launches); });
+  });
+  context.phases.detach = clock.lap();
   check_device("the counter pass");
   iteration_layout layout;
   layout.repeats = 1;
@@ -154,6 +161,7 @@ counters_summary counters_with_cupti(cupti_session& session, iteration_context& 
 }
 
 timed_trials time_with_cupti(cupti_session& session, iteration_context& context) {
+  phase_clock clock;
   iteration_layout layout;
   layout.repeats = context.settings.repeats;
   std::uint64_t next_id = 1;
@@ -173,6 +181,7 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   }
   std::vector<std::string> rotation_added = learn_from_first_calls(session, context, ids);
   const int expected_launches = ids.launches;
+  context.phases.first_calls = clock.lap();
 
   std::uint64_t internal_id = 0;
   // kerntime's own GPU work (the blocking kernel, the clock check) carries a tag of its own.
@@ -206,6 +215,8 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
                                 context.settings.metric);
       });
 
+  context.phases.trials = clock.lap();
+
   // Detach before reading: no launch may come between disabling and finalizing CUPTI but the
   // counter pass's, which needs CUPTI initialised and activity off.
   std::optional<counter_pass_outcome> pass;
@@ -213,9 +224,13 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   const std::optional<std::string> counters_blocked_because =
       context.settings.counters ? counters_blocked(session, context) : std::nullopt;
   if (context.settings.counters && !counters_blocked_because) {
-    counter_pass = [&] { pass = run_counter_pass_of(context, expected_launches); };
+    counter_pass = [&] {
+      add_seconds_of(context.phases.counter_pass,
+                     [&] { pass = run_counter_pass_of(context, expected_launches); });
+    };
   }
   const activity_log log = session.detach(counter_pass);
+  context.phases.detach = clock.lap();
   // After a fault CUPTI still reports success and zero timestamps: the CUDA error comes first.
   check_device("the measured trials");
   timed_trials timed = attribute(log, layout);
@@ -236,6 +251,7 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   } else if (counters_blocked_because) {
     timed.counters = counters_unavailable_because(*counters_blocked_because);
   }
+  context.phases.summarise = clock.lap();
   return timed;
 }
 

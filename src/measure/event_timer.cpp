@@ -7,12 +7,14 @@
 #include "attribution/work_behaviour.hpp"
 #include "kerntime/cuda.hpp"
 #include "measure/event_pairs.hpp"
+#include "measure/phase_clock.hpp"
 #include "measure/trial_loop.hpp"
 #include "result/summarise.hpp"
 
 namespace kerntime::detail {
 
 timed_trials time_with_events(iteration_context& context) {
+  phase_clock clock;
   timed_trials timed;
   const int repeats = context.settings.repeats;
   event_pairs events(repeats);
@@ -44,6 +46,7 @@ timed_trials time_with_events(iteration_context& context) {
       },
       [&](std::size_t) { timed.trials.pop_back(); }, untagged,
       [&] { return headline_medians(timed.trials, context.settings.metric); });
+  context.phases.trials = clock.lap();
 
   for (std::size_t t = 0; t < timed.trials.size(); ++t) {
     timed.trials[t].telemetry = std::move(kept.telemetry.at(t));
@@ -55,6 +58,7 @@ timed_trials time_with_events(iteration_context& context) {
     timed.warnings.push_back(std::move(warning));
   }
   timed.stopped_because = kept.stopped_because;
+  context.phases.summarise = clock.lap();
   return timed;
 }
 

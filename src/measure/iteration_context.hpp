@@ -40,6 +40,7 @@ struct iteration_context {
   int device_ordinal = 0;       // the device measured (the counter pass profiles it)
   // Counters were asked for but the check before the run found them unavailable: why.
   std::string counters_unavailable{};
+  host_phases phases{}; // where the host time went; each stage fills in its own phases
 
   // The input set of the next call, rotating over all sets.
   int take_input_set() { return static_cast<int>(next_iteration++ % settings.input_sets); }

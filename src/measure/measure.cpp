@@ -22,6 +22,7 @@
 #include "measure/graph_launch.hpp"
 #include "measure/launch_queue.hpp"
 #include "measure/measure_with_sharing.hpp"
+#include "measure/phase_clock.hpp"
 #include "measure/warmup.hpp"
 #include "result/summarise.hpp"
 #include "telemetry/energy_summary.hpp"
@@ -125,7 +126,8 @@ public:
     detail::attach_outcome outcome;
     std::unique_ptr<detail::cupti_session> session;
     if (pending == cudaSuccess && protocol_.backend != backend_request::events) {
-      session = attach_cupti(sharing, outcome);
+      detail::add_seconds_of(context_->phases.attach,
+                             [&] { session = attach_cupti(sharing, outcome); });
     }
     const detail::backend_decision decision = detail::decide_backend(
         protocol_.backend, static_cast<int>(pending),
@@ -169,7 +171,9 @@ public:
     r.device = device_;
     r.flush_bytes = flush_ ? flush_->bytes() : 0;
     detail::attach_outcome outcome;
-    const std::unique_ptr<detail::cupti_session> session = attach_cupti(sharing, outcome);
+    std::unique_ptr<detail::cupti_session> session;
+    detail::add_seconds_of(context_->phases.attach,
+                           [&] { session = attach_cupti(sharing, outcome); });
     if (outcome.load_error) {
       r.counters =
           detail::counters_unavailable_because("CUPTI could not be loaded: " + *outcome.load_error);
@@ -187,6 +191,9 @@ public:
     r.counters = detail::counters_with_cupti(*session, *context_);
     return r;
   }
+
+  // The phases so far; the stages fill in their own (host_phases in kerntime/result.hpp).
+  host_phases& phases() { return context_->phases; }
 
   // The statistics, and what the runner knows beside the samples.
   measurement_result summarise(detail::timed_trials timed) const {
@@ -262,17 +269,24 @@ measurement_result detail::measure(const work_function& work, const protocol& p,
     throw invalid_argument("measure() was given an empty work function; pass the work to time");
   }
   const auto wall_start = std::chrono::steady_clock::now();
+  detail::phase_clock clock;
   measurement m(work, p, stream);
   m.check_counters();
+  m.phases().prepare = clock.lap();
   const cudaError_t pending = m.warm_up();
   m.launch_as_graphs(pending);
+  m.phases().warmup = clock.lap();
+  measurement_result r;
   if (p.counters_only) {
-    measurement_result r = m.counters_only(pending, sharing);
-    r.wall_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-    return r;
+    r = m.counters_only(pending, sharing);
+    r.phases = m.phases();
+  } else {
+    detail::timed_trials timed = m.time_trials(pending, sharing);
+    clock.lap(); // the timer's own phases are in m.phases()
+    r = m.summarise(std::move(timed));
+    r.phases = m.phases();
+    r.phases.summarise += clock.lap();
   }
-  measurement_result r = m.summarise(m.time_trials(pending, sharing));
   r.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return r;

@@ -14,6 +14,7 @@
 
 #include "kerntime/cuda.hpp"
 #include "measure/iteration_context.hpp"
+#include "measure/phase_clock.hpp"
 #include "measure/queue_plan.hpp"
 #include "measure/stopping_rule.hpp"
 #include "telemetry/telemetry_probe.hpp"
@@ -54,14 +55,17 @@ template <typename RunTrial, typename Drop, typename AroundProbe>
   for (int trial = 0;; ++trial) {
     for (;;) {
       if (context.probe != nullptr) {
-        around_probe([&] { context.probe->before_trial(context.stream); });
+        add_seconds_of(context.phases.telemetry,
+                       [&] { around_probe([&] { context.probe->before_trial(context.stream); }); });
       }
       context.trial_stalled = false;
       auto handle = run_trial(trial);
       ++trials_run;
       trial_telemetry telemetry;
       if (context.probe != nullptr) {
-        around_probe([&] { telemetry = context.probe->after_trial(context.stream); });
+        add_seconds_of(context.phases.telemetry, [&] {
+          around_probe([&] { telemetry = context.probe->after_trial(context.stream); });
+        });
       }
       // The watchdog released the queue mid-trial: the iterations queued after that point may
       // hold host gaps. The plan has learnt from it; run the trial again (bounded by the plan).

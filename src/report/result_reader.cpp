@@ -237,6 +237,19 @@ work_behaviour work_of(const json& result) {
   return w;
 }
 
+// A file from before the phases were timed has none: all zero.
+host_phases host_phases_of(const json& result) {
+  host_phases p;
+  if (!result.contains("host_phases_seconds")) {
+    return p;
+  }
+  const json& j = result.at("host_phases_seconds");
+  for (const auto& [name, field] : host_phase_names) {
+    p.*field = j.at(std::string(name)).get<double>();
+  }
+  return p;
+}
+
 // A file from before energy was read has none: unavailable, and why.
 energy_summary energy_of(const json& result) {
   energy_summary e;
@@ -398,6 +411,7 @@ measurement_result result_of(const json& j) {
   r.warnings = j.at("warnings").get<std::vector<std::string>>();
   r.work = work_of(j);
   r.wall_seconds = j.at("wall_seconds").get<double>();
+  r.phases = host_phases_of(j);
   r.flush_bytes = integer_of<std::size_t>(j, "flush_bytes");
   r.flush_median_ns = j.at("flush_median_ns").get<double>();
   r.stopping = stopping_of(j, r);

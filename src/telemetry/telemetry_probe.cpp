@@ -1,7 +1,12 @@
 #include "telemetry/telemetry_probe.hpp"
 
+#include <algorithm>
 #include <array>
+#include <future>
+#include <map>
+#include <mutex>
 #include <utility>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -39,11 +44,58 @@ bool strays_from(const std::optional<gpu_snapshot>& snapshot, std::optional<unsi
          *snapshot->sm_clock_mhz != *application;
 }
 
+// What NVML says of a device that does not change while the process runs: its handle, name,
+// UUID, driver, maximum and application clocks and power limit. Looking them up took ~4 ms of
+// every measurement on the H200 (bench_fixed_cost_parts), so the system probe reads them once.
+struct known_device {
+  nvml_device handle = nullptr;
+  device_telemetry facts;
+  std::vector<std::string> failures; // notes of entry points that failed (then not remembered)
+};
+
+class known_devices {
+public:
+  // The device with `pci_bus_id`, looked up and read on first use; NVML's error when it has none
+  // (not remembered: a later probe asks again).
+  std::variant<known_device, nvml_return> find(const nvml_api& nvml, const std::string& pci_bus_id,
+                                               bool remember) {
+    const std::lock_guard lock(mutex_);
+    const auto key = std::make_pair(&nvml, pci_bus_id);
+    if (const auto it = known_.find(key); it != known_.end() && remember) {
+      return it->second;
+    }
+    known_device device;
+    if (const nvml_return found =
+            nvml.device_get_handle_by_pci_bus_id(pci_bus_id.c_str(), &device.handle);
+        found != nvml_success) {
+      return found;
+    }
+    nvml_reader reader(nvml, device.handle);
+    reader.read_device(device.facts);
+    device.failures = reader.take_new_failures();
+    if (remember && device.failures.empty()) {
+      known_[key] = device;
+    }
+    return device;
+  }
+
+private:
+  std::mutex mutex_;
+  std::map<std::pair<const nvml_api*, std::string>, known_device> known_;
+};
+
+known_devices& process_devices() {
+  static auto* const devices = new known_devices; // NOLINT(cppcoreguidelines-owning-memory)
+  return *devices;
+}
+
 } // namespace
 
 std::unique_ptr<telemetry_probe> telemetry_probe::open(int cuda_device, const protocol& p) {
   probe_setup setup;
   setup.cuda_device = cuda_device;
+  setup.remember_device = true;
+  setup.energy_in_background = true;
   if (p.telemetry) {
     setup.nvml = system_nvml(setup.nvml_unavailable_reason);
   }
@@ -84,14 +136,15 @@ std::unique_ptr<telemetry_probe> telemetry_probe::open(const probe_setup& setup,
       }
     }
     if (!pci_bus_id.empty()) {
-      nvml_device handle = nullptr;
-      const nvml_return found =
-          setup.nvml->device_get_handle_by_pci_bus_id(pci_bus_id.c_str(), &handle);
-      if (found == nvml_success) {
+      const auto found = process_devices().find(*setup.nvml, pci_bus_id, setup.remember_device);
+      if (const auto* known = std::get_if<known_device>(&found)) {
+        device = known->facts;
         device.available = true;
         device.pci_bus_id = pci_bus_id;
-        probe->reader_.emplace(*setup.nvml, handle);
-        probe->reader_->read_device(device);
+        probe->reader_.emplace(*setup.nvml, known->handle);
+        for (const std::string& note : known->failures) {
+          probe->warnings_.push_back("telemetry: " + note);
+        }
         const std::optional<gpu_snapshot> now = probe->read_now();
         device.clocks_locked =
             clocks_look_locked(now->sm_clock_mhz, device.application_sm_clock_mhz,
@@ -99,7 +152,7 @@ std::unique_ptr<telemetry_probe> telemetry_probe::open(const probe_setup& setup,
       } else {
         device.unavailable_reason =
             fmt::format("NVML has no device with PCI bus id {}: {}", pci_bus_id,
-                        describe_nvml_error(*setup.nvml, found));
+                        describe_nvml_error(*setup.nvml, std::get<nvml_return>(found)));
       }
     }
   }
@@ -116,6 +169,7 @@ std::unique_ptr<telemetry_probe> telemetry_probe::open(const probe_setup& setup,
 
   probe->measured_sm_clock_stand_in_ = setup.measured_sm_clock;
   probe->energy_min_window_ = setup.energy_min_window;
+  probe->energy_in_background_ = setup.energy_in_background;
   if (setup.clock_check) {
     std::string reason = no_gpu_reason;
     if (gpu) {
@@ -137,12 +191,22 @@ void telemetry_probe::before_trial(cudaStream_t /*stream*/) {
   // The GPU side of the probe runs after the trial (see after_trial); before it, the GPU may
   // still be between trials, and a check there would read an idle clock.
   before_ = read_now();
-  // The energy counter last, so the window holds the trials and little else.
+  // The energy counter last, so the window holds the trials and little else. It is read on a
+  // thread of its own, with a reader of its own (NVML is thread-safe, the reader's notes are not).
   if (reader_ && !open_window_) {
     open_window_.emplace();
     open_window_->min_seconds = energy_min_window_.count();
-    open_window_->mj_before = reader_->read_energy_mj();
-    collect_nvml_failures();
+    energy_at_start_ =
+        std::async(energy_in_background_ ? std::launch::async : std::launch::deferred,
+                   [reader = *reader_]() mutable {
+                     energy_reading reading;
+                     reading.mj = reader.read_energy_mj();
+                     reading.failures = reader.take_new_failures();
+                     return reading;
+                   });
+    if (!energy_in_background_) {
+      energy_at_start_.wait(); // read here, in order with the trial's other readings
+    }
     energy_window_start_ = std::chrono::steady_clock::now();
   }
 }
@@ -152,6 +216,13 @@ void telemetry_probe::close_energy_window(std::size_t iterations) {
     return;
   }
   energy_window window = *std::exchange(open_window_, std::nullopt);
+  energy_reading at_start = energy_at_start_.get();
+  window.mj_before = at_start.mj;
+  for (std::string& note : at_start.failures) {
+    if (std::find(warnings_.begin(), warnings_.end(), "telemetry: " + note) == warnings_.end()) {
+      warnings_.push_back("telemetry: " + std::move(note));
+    }
+  }
   window.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - energy_window_start_)
           .count();

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,13 @@ struct probe_setup {
   std::function<std::optional<double>()> measured_sm_clock;
   // The shortest window whose energy is read at its end (tests shorten it).
   std::chrono::duration<double> energy_min_window = detail::energy_min_window;
+  // Read the NVML handle and the device's static facts once per process and device (the system
+  // probe does; tests whose fake driver changes between probes do not).
+  bool remember_device = false;
+  // Read the energy counter at the window's start on a thread of its own, beside the first trial
+  // (the system probe does: the read takes milliseconds); tests that count the fake driver's
+  // calls read it in order.
+  bool energy_in_background = false;
 };
 
 class telemetry_probe {
@@ -91,6 +99,14 @@ private:
   std::optional<gpu_snapshot> before_;
   std::chrono::duration<double> energy_min_window_ = detail::energy_min_window;
   std::optional<energy_window> open_window_; // from the first before_trial to the window's end
+  // The counter at the window's start, read beside the first trial rather than before it: the
+  // read takes milliseconds (3-5 ms on the H200) and the counter steps only every ~100 ms.
+  struct energy_reading {
+    std::optional<std::uint64_t> mj;
+    std::vector<std::string> failures;
+  };
+  std::future<energy_reading> energy_at_start_;
+  bool energy_in_background_ = false;
   std::chrono::steady_clock::time_point energy_window_start_;
   std::optional<energy_window> energy_;
   std::vector<std::string> warnings_;

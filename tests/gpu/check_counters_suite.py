@@ -5,7 +5,7 @@
   fresh processes, plain and counters three times each, and the counted mean lies within the
   plain runs' range widened by the noise (2 x the trial spread, 1 %, 100 ns);
 - on the whole suite (plain, counters, plain), every latency with counters within the two plain
-  runs widened by their noise (2 x the larger trial spread, at least 1 %): run --counters times
+  runs widened by their noise (2 x the larger trial spread, at least 3.5 %): run --counters times
   every state first, exactly as without counters, and runs the counter passes afterwards. (A pass
   between states would change what ran before each state, and a state's time depended on that
   by up to 9 % on the H200: graph_launch/kernels=16 read 59 us alone and 64 us right after
@@ -85,10 +85,14 @@ for name, c in counted.items():
     a, b = latency(plain1, name), latency(plain2, name)
     got = latency(counted, name)
     ratio = got / ((a + b) / 2)
-    # Run-to-run noise of the suite: the plain runs' own difference, the trials' spread, 1 %, and
-    # 250 ns (states of 4-9 us differ by 160-340 ns between plain runs on the H200).
+    # Run-to-run noise of the suite: the plain runs' own difference, the trials' spread, 3.5 %,
+    # and 250 ns. The timing phase of run --counters is a plain run, so what differs here differs
+    # from one process to the next: on the H200 states of 4-9 us differ by 160-340 ns between
+    # plain runs, and radix_sort/elements=1048576 read 84.1, 84.2 and 86.7 us in three suite
+    # processes (2026-12-02; a state's time depends on the states before it, docs/counters.md).
+    # A counter pass between states moved graph_launch/kernels=16 by 9 %, well outside this.
     noise = max(abs(a - b), 2 * max(spread(plain1[name]), spread(plain2[name]), spread(c)),
-                0.01 * (a + b) / 2, 250.0)
+                0.035 * (a + b) / 2, 250.0)
     expect(min(a, b) - noise <= got <= max(a, b) + noise,
            f"{name}: {got:.0f} ns with counters, {a:.0f} and {b:.0f} ns without "
            f"(noise {noise:.0f} ns)")

@@ -132,6 +132,11 @@ TEST_F(counters, timing_beside_counters_is_timing_without_them) {
   RecordProperty("ratio", std::to_string(counted.latency_ns / plain.latency_ns));
   RecordProperty("wall_with_s", std::to_string(counted.wall_seconds));
   RecordProperty("wall_without_s", std::to_string(plain.wall_seconds));
+  // The pass is part of the detach, and the plain measurement has none.
+  EXPECT_GT(counted.phases.counter_pass, 0.0);
+  EXPECT_LE(counted.phases.counter_pass, counted.phases.detach);
+  EXPECT_EQ(plain.phases.counter_pass, 0.0);
+  RecordProperty("counter_pass_s", std::to_string(counted.phases.counter_pass));
 }
 
 TEST_F(counters, a_bf16_gemm_keeps_the_tensor_pipe_busy_and_dram_quiet) {

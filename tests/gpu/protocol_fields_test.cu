@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "cuda_check.hpp"
@@ -141,6 +142,48 @@ TEST_F(protocol_fields, the_work_runs_on_the_callers_stream_or_on_a_stream_of_ke
   static_cast<void>(measure(work, unusual_protocol()));
   ASSERT_EQ(seen.size(), 1u);
   EXPECT_NE(*seen.begin(), nullptr) << "kerntime creates its own stream when given none";
+}
+
+// The phases the result names, in the order they ran, cover the wall time between them: each is
+// a lap of one clock, so only the steps between laps (microseconds) are outside them.
+void expect_phases_cover_the_wall_time(const measurement_result& r) {
+  const host_phases& ph = r.phases;
+  for (const auto& [name, field] : host_phase_names) {
+    EXPECT_GE(ph.*field, 0.0) << name;
+    std::printf("  %-12s %8.3f ms\n", std::string(name).c_str(), ph.*field * 1e3);
+  }
+  const double covered =
+      ph.prepare + ph.warmup + ph.attach + ph.first_calls + ph.trials + ph.detach + ph.summarise;
+  std::printf("  covered %.3f of %.3f ms\n", covered * 1e3, r.wall_seconds * 1e3);
+  EXPECT_LE(covered, r.wall_seconds);
+  EXPECT_GT(covered, 0.98 * r.wall_seconds);
+  EXPECT_LE(ph.telemetry, ph.trials);
+  EXPECT_LE(ph.counter_pass, ph.detach);
+}
+
+TEST_F(protocol_fields, the_host_phases_cover_the_wall_time_and_the_trials_hold_the_gpu_time) {
+  protocol p;
+  p.backend = backend_request::cupti;
+  const measurement_result r =
+      measure([](cudaStream_t stream, int) { testkit::launch_spin(stream, 20us); }, p);
+  ASSERT_EQ(r.backend, timing_backend::cupti);
+  expect_phases_cover_the_wall_time(r);
+  EXPECT_GT(r.phases.attach, 0.0);
+  EXPECT_GT(r.phases.first_calls, 0.0);
+  EXPECT_GT(r.phases.telemetry, 0.0);
+  EXPECT_EQ(r.phases.counter_pass, 0.0);
+  // The trials ran every measured iteration: at least their GPU time, 250 x (flush + 20 us).
+  const double iterations = static_cast<double>(p.trials * p.repeats);
+  EXPECT_GT(r.phases.trials, iterations * (20e-6 + r.flush_median_ns * 1e-9));
+
+  p.backend = backend_request::events;
+  const measurement_result events =
+      measure([](cudaStream_t stream, int) { testkit::launch_spin(stream, 20us); }, p);
+  expect_phases_cover_the_wall_time(events);
+  EXPECT_EQ(events.phases.attach, 0.0);
+  EXPECT_EQ(events.phases.first_calls, 0.0);
+  EXPECT_EQ(events.phases.detach, 0.0);
+  EXPECT_GT(events.phases.trials, iterations * 20e-6);
 }
 
 } // namespace

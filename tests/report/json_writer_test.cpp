@@ -67,6 +67,23 @@ TEST(JsonWriter, AFileFromBeforeTheStoppingRecordReadsAsTheFixedProtocol) {
   EXPECT_FALSE(r.stopping.median_interval.has_value()); // two trials: too few for 95 %
 }
 
+TEST(JsonWriter, TheHostPhasesReadBackAndAFileWithoutThemReadsAsZero) {
+  auto document = json::parse(render(*make_json_writer()));
+  auto& result = document.at("runs").at(0).at("result");
+  EXPECT_EQ(result.at("host_phases_seconds").at("trials").get<double>(), 0.1875);
+  const host_phases read = parse_result_set(document.dump(), "new.json").runs[0].result->phases;
+  EXPECT_EQ(read.prepare, 0.015625);
+  EXPECT_EQ(read.trials, 0.1875);
+  EXPECT_EQ(read.telemetry, 0.0078125);
+  EXPECT_EQ(read.counter_pass, 0.0);
+
+  result.erase("host_phases_seconds");
+  const host_phases old = parse_result_set(document.dump(), "old.json").runs[0].result->phases;
+  for (const auto& [name, field] : host_phase_names) {
+    EXPECT_EQ(old.*field, 0.0) << name;
+  }
+}
+
 TEST(JsonWriter, RoundTripsEveryValue) {
   const auto document = json::parse(render(*make_json_writer()));
   const auto runs = sample_runs();

@@ -72,6 +72,28 @@ TEST_F(energy_test, TheCounterIsReadOnceBeforeTheFirstTrialAndOnceAfterTheLast) 
   EXPECT_EQ(fake_nvml().calls - reads_before, 3 * 10 + 2);
 }
 
+TEST_F(energy_test, TheSystemProbeReadsTheCounterAtTheStartInTheBackground) {
+  probe_setup setup;
+  setup.nvml = &api_;
+  setup.pci_bus_id = "00000000:19:00.0";
+  setup.clock_check = false;
+  setup.energy_min_window = std::chrono::duration<double>{0};
+  setup.energy_in_background = true;
+  const auto probe = telemetry_probe::open(setup, protocol{});
+  fake_nvml().energy_mj = 7'000'000;
+  fake_nvml().energy_step_mj = 500;
+  for (int trial = 0; trial < 2; ++trial) {
+    probe->before_trial(nullptr);
+    (void)probe->after_trial(nullptr);
+  }
+  probe->close_energy_window(100);
+  ASSERT_TRUE(probe->energy());
+  ASSERT_TRUE(probe->energy()->mj_before && probe->energy()->mj_after);
+  EXPECT_EQ(*probe->energy()->mj_before, 7'000'000u);
+  EXPECT_EQ(*probe->energy()->mj_after, 7'000'500u); // the start's read came first
+  EXPECT_TRUE(probe->warnings().empty());
+}
+
 TEST_F(energy_test, AShortWindowIsNotReadAtItsEnd) {
   const auto probe = open_fake(std::chrono::hours{1});
   probe->before_trial(nullptr);

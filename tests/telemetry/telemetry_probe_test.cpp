@@ -6,8 +6,10 @@
 
 #include <cstdlib>
 #include <functional>
+#include <string>
 #include <utility>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "fake_nvml.hpp"
@@ -189,6 +191,56 @@ TEST_F(telemetry_probe_test, FailingMidRunEmptiesFieldsAndWarnsOncePerCall) {
   run_trial(*probe);
   EXPECT_EQ(probe->warnings().size(), 4U);
   EXPECT_TRUE(probe->device().available); // NVML was there; the failures are in warnings
+}
+
+// A bus id no probe of this process has remembered yet (the remembered devices outlive a test,
+// and --gtest_repeat runs it again in the same process).
+std::string fresh_bus_id() {
+  static int next = 0x40;
+  return fmt::format("00000000:{:02X}:00.0", next++);
+}
+
+// The system probe's way: the handle and the static facts once per process and device.
+TEST_F(telemetry_probe_test, ARememberedDeviceIsLookedUpAndReadOnce) {
+  probe_setup setup;
+  setup.nvml = &api_;
+  setup.pci_bus_id = fresh_bus_id();
+  setup.clock_check = false;
+  setup.remember_device = true;
+  const auto first = telemetry_probe::open(setup, protocol{});
+  EXPECT_EQ(fake_nvml().looked_up_pci_bus_id, setup.pci_bus_id);
+  fake_nvml().looked_up_pci_bus_id.clear();
+  const long calls = fake_nvml().calls;
+  const auto second = telemetry_probe::open(setup, protocol{});
+  EXPECT_EQ(fake_nvml().looked_up_pci_bus_id, "") << "the handle was looked up again";
+  EXPECT_EQ(fake_nvml().calls - calls, 5) << "only the opening snapshot's five getters";
+  const device_telemetry& d = second->device();
+  EXPECT_TRUE(d.available);
+  EXPECT_EQ(d.pci_bus_id, setup.pci_bus_id);
+  EXPECT_EQ(d.name, first->device().name);
+  EXPECT_EQ(d.uuid, first->device().uuid);
+  EXPECT_EQ(d.max_sm_clock_mhz, 1980U);
+  EXPECT_EQ(d.power_limit_w, 700.0);
+  EXPECT_EQ(d.clocks_locked, true);
+  EXPECT_TRUE(second->warnings().empty());
+}
+
+TEST_F(telemetry_probe_test, ADeviceWhoseFactsFailedIsReadAgainByTheNextProbe) {
+  probe_setup setup;
+  setup.nvml = &api_;
+  setup.pci_bus_id = fresh_bus_id();
+  setup.clock_check = false;
+  setup.remember_device = true;
+  fake_nvml().calls_before_failure = 3; // handle lookup, name, UUID
+  const auto failed = telemetry_probe::open(setup, protocol{});
+  EXPECT_EQ(failed->device().driver_version, "");
+  EXPECT_FALSE(failed->warnings().empty());
+  fake_nvml().calls_before_failure.reset(); // the driver answers again
+  fake_nvml().looked_up_pci_bus_id.clear();
+  const auto again = telemetry_probe::open(setup, protocol{});
+  EXPECT_EQ(fake_nvml().looked_up_pci_bus_id, setup.pci_bus_id);
+  EXPECT_EQ(again->device().driver_version, "580.82.07");
+  EXPECT_TRUE(again->warnings().empty());
 }
 
 TEST_F(telemetry_probe_test, FailingDuringOpenEmptiesDeviceFields) {

@@ -140,6 +140,14 @@ json work_to_json(const work_behaviour& w) {
           {"launch_queue_depth", w.launch_queue_depth}};
 }
 
+json host_phases_to_json(const host_phases& p) {
+  json phases = json::object();
+  for (const auto& [name, field] : host_phase_names) {
+    phases[std::string(name)] = p.*field;
+  }
+  return phases;
+}
+
 json speed_of_light_to_json(const speed_of_light& sol) {
   json achievable = nullptr;
   if (sol.achievable) {
@@ -279,6 +287,7 @@ json result_to_json(const measurement_result& r) {
           {"warnings", r.warnings},
           {"work", work_to_json(r.work)},
           {"wall_seconds", r.wall_seconds},
+          {"host_phases_seconds", host_phases_to_json(r.phases)},
           {"flush_bytes", r.flush_bytes},
           {"flush_median_ns", r.flush_median_ns}};
 }

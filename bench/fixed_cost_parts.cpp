@@ -1,0 +1,165 @@
+// The parts of a measurement's fixed cost, one at a time (host_phases says how much each phase
+// took; this says what inside a phase costs it): the resources `prepare` makes and frees (the
+// flush buffer, the telemetry probe, the blocking kernel, the stall watchdog), the telemetry read
+// around one trial, and CUPTI's attach and detach step by step (subscribe, each activity kind
+// enabled in kerntime's order, disable, forced flush, unsubscribe, finalize). Median of 7 of each.
+
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "cupti/cupti_library.hpp"
+#include "flush/l2_flush.hpp"
+#include "kerntime/statistics.hpp"
+#include "measure/blocking_kernel.hpp"
+#include "measure/stall_watchdog.hpp"
+#include "result_line.hpp"
+#include "telemetry/telemetry_probe.hpp"
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+constexpr int samples = 7;
+
+double ms_since(clock_type::time_point start) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
+}
+
+// Median milliseconds of `step`, run `samples` times.
+double median_ms(const std::function<void()>& step) {
+  std::vector<double> ms;
+  for (int i = 0; i < samples; ++i) {
+    const auto start = clock_type::now();
+    step();
+    ms.push_back(ms_since(start));
+  }
+  return kerntime::median(ms);
+}
+
+void print(const std::string& part, double ms) {
+  kerntime::bench::result_line("fixed_cost_part").add("part", part).add("ms", ms).print();
+}
+
+void CUPTIAPI request_buffer(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
+  constexpr std::size_t bytes = 8u << 20;
+  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, bytes));
+  *size = *buffer != nullptr ? bytes : 0;
+  *max_records = 0;
+}
+void CUPTIAPI drop_buffer(CUcontext /*context*/, std::uint32_t /*stream*/, std::uint8_t* buffer,
+                          std::size_t /*size*/, std::size_t /*valid*/) {
+  std::free(buffer);
+}
+void CUPTIAPI ignore(void* /*userdata*/, CUpti_CallbackDomain /*domain*/, CUpti_CallbackId /*cbid*/,
+                     const void* /*data*/) {}
+
+// Timed steps of one attach and detach, in order, each a (name, ms) pair.
+std::vector<std::pair<std::string, double>> cupti_steps(const kerntime::detail::cupti_library& c,
+                                                        cudaStream_t stream) {
+  constexpr std::array<std::pair<const char*, CUpti_ActivityKind>, 6> kinds = {{
+      {"enable_concurrent_kernel", CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL},
+      {"enable_memset", CUPTI_ACTIVITY_KIND_MEMSET},
+      {"enable_memcpy", CUPTI_ACTIVITY_KIND_MEMCPY},
+      {"enable_runtime", CUPTI_ACTIVITY_KIND_RUNTIME},
+      {"enable_driver", CUPTI_ACTIVITY_KIND_DRIVER},
+      {"enable_external_correlation", CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION},
+  }};
+  std::vector<std::pair<std::string, double>> steps;
+  auto timed = [&](const std::string& name, const std::function<void()>& step) {
+    const auto start = clock_type::now();
+    step();
+    steps.emplace_back(name, ms_since(start));
+  };
+  CUpti_SubscriberHandle subscriber = nullptr;
+  timed("subscribe", [&] { c.subscribe(&subscriber, ignore, nullptr); });
+  timed("register_callbacks", [&] { c.activity_register_callbacks(request_buffer, drop_buffer); });
+  for (const auto& [name, kind] : kinds) {
+    timed(name, [&, kind = kind] { c.activity_enable(kind); });
+  }
+  timed("first_launch", [&] {
+    kerntime::detail::launch_empty_kernels(stream, 1);
+    KT_CUDA_CHECK(cudaStreamSynchronize(stream));
+  });
+  timed("disable_all", [&] {
+    for (const auto& [name, kind] : kinds) {
+      c.activity_disable(kind);
+    }
+  });
+  timed("flush_all", [&] { c.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); });
+  timed("unsubscribe", [&] { c.unsubscribe(subscriber); });
+  timed("finalize", [&] { c.finalize(); });
+  return steps;
+}
+
+} // namespace
+
+int main() try {
+  using namespace kerntime;
+  cudaStream_t stream = nullptr;
+  KT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  KT_CUDA_CHECK(cudaFree(nullptr)); // the context, before anything is timed
+
+  print("flush_buffer_made", median_ms([] { detail::l2_flush flush(0); }));
+  {
+    std::vector<std::unique_ptr<detail::l2_flush>> made;
+    print("flush_buffer_alloc_only",
+          median_ms([&] { made.push_back(std::make_unique<detail::l2_flush>(0)); }));
+    print("flush_buffer_free_only", median_ms([&] { made.pop_back(); }));
+  }
+  print("reset_persisting_l2", median_ms([] { KT_CUDA_CHECK(cudaCtxResetPersistingL2Cache()); }));
+  const protocol defaults;
+  print("telemetry_probe_opened_and_closed",
+        median_ms([&] { (void)detail::telemetry_probe::open(0, defaults); }));
+  print("blocking_kernel_made_and_freed", median_ms([] { detail::blocking_kernel blocker; }));
+  print("stall_watchdog_started_and_joined", median_ms([] { detail::stall_watchdog watchdog; }));
+
+  // The telemetry around one trial: the first trial opens the energy window too.
+  const auto probe = detail::telemetry_probe::open(0, defaults);
+  std::vector<double> first_before;
+  std::vector<double> later_before;
+  std::vector<double> after;
+  for (int i = 0; i < samples; ++i) {
+    auto start = clock_type::now();
+    probe->before_trial(stream);
+    (i == 0 ? first_before : later_before).push_back(ms_since(start));
+    start = clock_type::now();
+    (void)probe->after_trial(stream);
+    after.push_back(ms_since(start));
+  }
+  print("telemetry_before_first_trial", median(first_before));
+  print("telemetry_before_later_trial", median(later_before));
+  print("telemetry_after_trial", median(after));
+  print("telemetry_close_energy_window", median_ms([&] { probe->close_energy_window(250); }));
+
+  auto loaded = detail::load_cupti();
+  if (const auto* why = std::get_if<std::string>(&loaded)) {
+    std::fprintf(stderr, "fixed_cost_parts: CUPTI could not be loaded: %s\n", why->c_str());
+    return 1;
+  }
+  const detail::cupti_library& cupti = *std::get<const detail::cupti_library*>(loaded);
+  for (int round = 1; round <= 3; ++round) { // round 1 pays CUPTI's first initialisation
+    for (const auto& [name, ms] : cupti_steps(cupti, stream)) {
+      bench::result_line("fixed_cost_cupti")
+          .add("round", static_cast<double>(round))
+          .add("step", name)
+          .add("ms", ms)
+          .print();
+    }
+  }
+  KT_CUDA_CHECK(cudaStreamDestroy(stream));
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "fixed_cost_parts: %s\n", e.what());
+  return 1;
+}
