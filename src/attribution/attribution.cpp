@@ -9,6 +9,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "attribution/tag_index.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/statistics.hpp"
 
@@ -97,19 +98,17 @@ void check_timestamps(const activity_log& log) {
   }
 }
 
-std::unordered_map<std::uint32_t, const correlation_tag*> index_tags(const activity_log& log) {
-  std::unordered_map<std::uint32_t, const correlation_tag*> by_correlation;
-  by_correlation.reserve(log.tags.size());
-  for (const auto& tag : log.tags) {
-    const auto [it, inserted] = by_correlation.try_emplace(tag.correlation_id, &tag);
-    if (!inserted && (it->second->kind != tag.kind || it->second->id != tag.id)) {
-      throw measurement_invalid(
-          fmt::format("API call {} carries two kerntime tags; the iteration it belongs to is "
-                      "ambiguous (is another tool pushing kerntime's CUSTOM0-2 correlation ids?)",
-                      tag.correlation_id));
-    }
+// The tags by correlation id; a call with two different kerntime tags makes the iteration it
+// belongs to ambiguous.
+tag_index index_tags(const activity_log& log) {
+  tag_index tags(log);
+  if (const auto correlation = tags.conflicting_correlation()) {
+    throw measurement_invalid(
+        fmt::format("API call {} carries two kerntime tags; the iteration it belongs to is "
+                    "ambiguous (is another tool pushing kerntime's CUSTOM0-2 correlation ids?)",
+                    *correlation));
   }
-  return by_correlation;
+  return tags;
 }
 
 [[noreturn]] void throw_untagged(const activity_log& log,
@@ -176,19 +175,19 @@ sorted_records sort_into_iterations(const activity_log& log, const iteration_lay
       std::vector<iteration_accumulator>(static_cast<std::size_t>(layout.repeats)));
   std::vector<const gpu_activity*> untagged;
   for (const auto& a : log.gpu) {
-    const auto tag = tags.find(a.correlation_id);
-    if (tag == tags.end()) {
+    const correlation_tag* tag = tags.find(a.correlation_id);
+    if (tag == nullptr) {
       untagged.push_back(&a);
       continue;
     }
-    if (tag->second->kind == tag_kind::internal) {
+    if (tag->kind == tag_kind::internal) {
       continue;
     }
-    const auto position = index.find(tag->second->id);
-    if (tag->second->kind == tag_kind::flush) {
+    const auto position = index.find(tag->id);
+    if (tag->kind == tag_kind::flush) {
       if (position && position->trial >= 0) {
         auto [it, inserted] = sorted.flush_spans.try_emplace(
-            tag->second->id, std::numeric_limits<std::uint64_t>::max(), std::uint64_t{0});
+            tag->id, std::numeric_limits<std::uint64_t>::max(), std::uint64_t{0});
         it->second.first = std::min(it->second.first, a.start);
         it->second.second = std::max(it->second.second, a.end);
       }
@@ -198,7 +197,7 @@ sorted_records sort_into_iterations(const activity_log& log, const iteration_lay
       throw measurement_invalid(fmt::format(
           "{} is tagged with iteration id {}, which this measurement never launched (another "
           "tool may be pushing CUPTI CUSTOM0 correlation ids)",
-          describe(log, a), tag->second->id));
+          describe(log, a), tag->id));
     }
     if (position->trial < 0) {
       continue;

@@ -1,8 +1,11 @@
 #include "attribution/work_behaviour.hpp"
 
+#include "attribution/tag_index.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -12,27 +15,6 @@
 
 namespace kerntime::detail {
 namespace {
-
-// The kerntime tag of each API call, by correlation id.
-std::unordered_map<std::uint32_t, const correlation_tag*>
-tags_by_correlation(const activity_log& log) {
-  std::unordered_map<std::uint32_t, const correlation_tag*> by_correlation;
-  by_correlation.reserve(log.tags.size());
-  for (const auto& tag : log.tags) {
-    by_correlation.try_emplace(tag.correlation_id, &tag);
-  }
-  return by_correlation;
-}
-
-std::optional<std::uint64_t>
-iteration_of(const std::unordered_map<std::uint32_t, const correlation_tag*>& tags,
-             std::uint32_t correlation_id) {
-  const auto it = tags.find(correlation_id);
-  if (it == tags.end() || it->second->kind != tag_kind::iteration) {
-    return std::nullopt;
-  }
-  return it->second->id;
-}
 
 // The measured iteration ids of the layout, trial by trial.
 std::vector<std::uint64_t> measured_ids(const iteration_layout& layout) {
@@ -71,7 +53,7 @@ std::string listed(const std::vector<std::string>& names) {
 
 std::map<std::uint64_t, std::vector<std::string_view>>
 host_waits_by_iteration(const activity_log& log) {
-  const auto tags = tags_by_correlation(log);
+  const tag_index tags(log);
   std::unordered_map<std::uint32_t, bool> stays_on_device;
   for (const auto& a : log.gpu) {
     if (a.kind == activity_kind::memcpy) {
@@ -91,7 +73,7 @@ host_waits_by_iteration(const activity_log& log) {
         continue;
       }
     }
-    const auto id = iteration_of(tags, call.correlation_id);
+    const auto id = tags.iteration_of(call.correlation_id);
     if (!id) {
       continue;
     }
@@ -105,32 +87,50 @@ host_waits_by_iteration(const activity_log& log) {
 
 std::vector<double> idle_before_iterations_ns(const activity_log& log,
                                               const iteration_layout& layout) {
-  const auto tags = tags_by_correlation(log);
+  const tag_index tags(log);
   std::vector<std::size_t> order(log.gpu.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return log.gpu[a].start < log.gpu[b].start;
   });
-  // The latest end of the API calls of each correlation id (a launch's runtime and driver calls).
-  std::unordered_map<std::uint32_t, std::uint64_t> call_end;
+  // The latest end of the API calls of each correlation id (a launch's runtime and driver calls),
+  // sorted by correlation id: one allocation, not one per call.
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> call_end;
+  call_end.reserve(log.api_calls.size());
   for (const api_call& call : log.api_calls) {
     if (call.end > 0) {
-      auto& end = call_end[call.correlation_id];
-      end = std::max(end, call.end);
+      call_end.emplace_back(call.correlation_id, call.end);
     }
   }
-  std::unordered_map<std::uint64_t, double> idle_of;
+  std::sort(call_end.begin(), call_end.end());
+  const auto latest_call_end = [&](std::uint32_t correlation) -> std::optional<std::uint64_t> {
+    // The last entry of the correlation id holds its latest end (pairs sort by end second).
+    const auto after =
+        std::upper_bound(call_end.begin(), call_end.end(), correlation,
+                         [](std::uint32_t c, const auto& entry) { return c < entry.first; });
+    if (after == call_end.begin() || std::prev(after)->first != correlation) {
+      return std::nullopt;
+    }
+    return std::prev(after)->second;
+  };
+  // Per measured iteration id: the idle time before its first record, once found. Iteration ids
+  // are kerntime's own, numbered from 1 in launch order.
+  const std::vector<std::uint64_t> measured = measured_ids(layout);
+  const std::uint64_t largest_id =
+      measured.empty() ? 0 : *std::max_element(measured.begin(), measured.end());
+  std::vector<std::optional<double>> idle_of(largest_id + 1);
   std::optional<std::uint64_t> latest_end;
   for (const std::size_t i : order) {
     const gpu_activity& a = log.gpu[i];
-    if (const auto id = iteration_of(tags, a.correlation_id); id && !idle_of.contains(*id)) {
+    if (const auto id = tags.iteration_of(a.correlation_id);
+        id && *id <= largest_id && !idle_of[*id]) {
       double gap =
           latest_end && a.start > *latest_end ? static_cast<double>(a.start - *latest_end) : 0.0;
       // The host was late only if the call that launched the record was still running when the
       // GPU went idle; a call that had returned before leaves the gap to the device (a CUDA
       // graph's launch latency: ~6 µs for 16 kernels on the H200).
-      if (const auto call = call_end.find(a.correlation_id);
-          gap > 0 && call != call_end.end() && call->second <= *latest_end) {
+      if (const auto call = latest_call_end(a.correlation_id);
+          gap > 0 && call && *call <= *latest_end) {
         gap = 0;
       }
       idle_of[*id] = gap;
@@ -138,9 +138,9 @@ std::vector<double> idle_before_iterations_ns(const activity_log& log,
     latest_end = std::max(latest_end.value_or(0), a.end);
   }
   std::vector<double> idle;
-  for (const std::uint64_t id : measured_ids(layout)) {
-    const auto it = idle_of.find(id);
-    idle.push_back(it == idle_of.end() ? 0.0 : it->second);
+  idle.reserve(measured.size());
+  for (const std::uint64_t id : measured) {
+    idle.push_back(idle_of[id].value_or(0.0));
   }
   return idle;
 }
@@ -148,11 +148,11 @@ std::vector<double> idle_before_iterations_ns(const activity_log& log,
 std::vector<std::string> kernels_added_by_rotation(const activity_log& log,
                                                    std::uint64_t same_inputs_id,
                                                    std::uint64_t rotated_inputs_id) {
-  const auto tags = tags_by_correlation(log);
+  const tag_index tags(log);
   std::vector<const gpu_activity*> rotated;
   std::unordered_map<std::uint32_t, int> extra_calls; // rotated calls minus same-input calls
   for (const auto& a : log.gpu) {
-    const auto id = iteration_of(tags, a.correlation_id);
+    const auto id = tags.iteration_of(a.correlation_id);
     if (id == rotated_inputs_id) {
       ++extra_calls[a.name];
       rotated.push_back(&a);
@@ -174,13 +174,11 @@ std::vector<std::string> kernels_added_by_rotation(const activity_log& log,
 }
 
 int launches_of_iteration(const activity_log& log, std::uint64_t id) {
-  const auto tags = tags_by_correlation(log);
+  const tag_index tags(log);
   int launches = 0;
   for (const auto& a : log.gpu) {
-    const auto tag = tags.find(a.correlation_id);
-    launches +=
-        tag != tags.end() && tag->second->kind != tag_kind::internal && tag->second->id == id ? 1
-                                                                                              : 0;
+    const correlation_tag* tag = tags.find(a.correlation_id);
+    launches += tag != nullptr && tag->kind != tag_kind::internal && tag->id == id ? 1 : 0;
   }
   return launches;
 }
