@@ -193,20 +193,21 @@ TEST_F(telemetry_probe_test, FailingMidRunEmptiesFieldsAndWarnsOncePerCall) {
   EXPECT_TRUE(probe->device().available); // NVML was there; the failures are in warnings
 }
 
-// A bus id no probe of this process has remembered yet (the remembered devices outlive a test,
-// and --gtest_repeat runs it again in the same process).
-std::string fresh_bus_id() {
-  static int next = 0x40;
-  return fmt::format("00000000:{:02X}:00.0", next++);
+// The system probe's setup on the fake driver, with a bus id no probe of this process has
+// remembered yet (the remembered devices outlive a test; --gtest_repeat runs it again).
+probe_setup remembering_setup(const nvml_api& api) {
+  static int next_bus = 0x40;
+  probe_setup setup;
+  setup.nvml = &api;
+  setup.pci_bus_id = fmt::format("00000000:{:02X}:00.0", next_bus++);
+  setup.clock_check = false;
+  setup.remember_device = true;
+  return setup;
 }
 
 // The system probe's way: the handle and the static facts once per process and device.
 TEST_F(telemetry_probe_test, ARememberedDeviceIsLookedUpAndReadOnce) {
-  probe_setup setup;
-  setup.nvml = &api_;
-  setup.pci_bus_id = fresh_bus_id();
-  setup.clock_check = false;
-  setup.remember_device = true;
+  const probe_setup setup = remembering_setup(api_);
   const auto first = telemetry_probe::open(setup, protocol{});
   EXPECT_EQ(fake_nvml().looked_up_pci_bus_id, setup.pci_bus_id);
   fake_nvml().looked_up_pci_bus_id.clear();
@@ -226,11 +227,7 @@ TEST_F(telemetry_probe_test, ARememberedDeviceIsLookedUpAndReadOnce) {
 }
 
 TEST_F(telemetry_probe_test, ADeviceWhoseFactsFailedIsReadAgainByTheNextProbe) {
-  probe_setup setup;
-  setup.nvml = &api_;
-  setup.pci_bus_id = fresh_bus_id();
-  setup.clock_check = false;
-  setup.remember_device = true;
+  const probe_setup setup = remembering_setup(api_);
   fake_nvml().calls_before_failure = 3; // handle lookup, name, UUID
   const auto failed = telemetry_probe::open(setup, protocol{});
   EXPECT_EQ(failed->device().driver_version, "");
