@@ -94,6 +94,8 @@ run_bench() { # name timeout [args...]: run one benchmark, keep its RESULT lines
 }
 
 run_bench host_cost 60
+run_bench fixed_cost_parts 60 # what inside the fixed phases costs the time (docs/queue.md)
+run_bench launch_cost 120     # host time of a launch by CUPTI activity kinds; records by kind
 run_bench perturbation 60
 run_bench trial_cv 60
 run_bench gemm_kerntime 60
@@ -209,6 +211,12 @@ if python3 -c "import kerntime._kerntime" 2>/dev/null; then
   tail -n 6 "$OUT/pytest.log"
   summary=$(grep -E '^[0-9]+ (passed|failed)|^=+ .*(passed|failed)' "$OUT/pytest.log" | tail -1)
   echo "PYTESTS $(sed -E 's/=//g; s/ in [0-9.]+s.*//; s/^ +//' <<<"$summary")" >>"$results"
+  # torch.topk's host time under CUPTI by activity kinds, without kerntime (docs/queue.md).
+  if python3 -c "import torch" 2>/dev/null; then
+    step "torch launch cost"
+    timeout 120 python3 "$root/bench/queue/torch_launch_cost.py" 2>&1 | tee -a "$bench_log" |
+      grep '^RESULT' | tee -a "$results"
+  fi
 else
   echo "PYTESTS not run: the kerntime module is not installed for python3" >>"$results"
 fi
@@ -246,6 +254,23 @@ for line in lines:
         row("host_cost.fixed_ms", f["fixed_ms"], "<= 50", num("fixed_ms") <= 50)
         row("host_cost.ratio (raw wall/gpu)", f["ratio"])
         row("host_cost.first_wall_ms / later", f"{f['first_wall_ms']} / {f['wall_ms']}")
+    elif bench == "host_phases" and f["protocol"] == "default":
+        row("host_phases default ms: prepare/attach/first/trials/detach/summarise",
+            "/".join(f"{num(k + '_ms'):.3g}" for k in
+                     ("prepare", "attach", "first_calls", "trials", "detach", "summarise")))
+    elif bench == "fixed_cost_part" and f["part"] in ("telemetry_probe_opened_and_closed",
+                                                      "telemetry_before_first_trial",
+                                                      "blocking_kernel_made_and_freed"):
+        row(f"fixed cost ms: {f['part']}", f"{num('ms'):.3g}")
+    elif bench == "fixed_cost_cupti" and f["round"] == "2" and f["step"] in (
+            "subscribe", "first_launch", "finalize"):
+        row(f"fixed cost ms: CUPTI {f['step']}, second attach in the process", f"{num('ms'):.3g}")
+    elif bench == "launch_cost" and f["round"] == "2" and f["kinds"] in (
+            "none", "kerntime_kinds_tags", "tags_without_api_kinds"):
+        row(f"launch us ({f['kinds']}); tags delivered", f"{num('launch_us'):.3g}; "
+            f"{f['external_correlation_records']}")
+    elif bench == "torch_launch_cost" and f["round"] == "2":
+        row(f"torch.topk host us ({f['kinds']})", f["topk_host_us"])
     elif bench == "perturbation":
         k = f["kernel"]
         row(f"perturbation.{k} events/batched/kerntime/after us",
