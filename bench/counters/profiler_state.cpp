@@ -8,6 +8,8 @@
 //   chipraw   cuptiDeviceGetChipName alone, without initialising the profiler
 //   noflush   measure with CUPTI, no L2 flush (is the flush buffer part of a step's history?)
 //   sleep:MS  the host sleeps MS milliseconds, the GPU idles
+//   realloc   allocates, zeroes and frees a buffer the size of the engine's flush (4 x L2), as a
+//             measurement does: does a first measurement read like later ones after it?
 // A measuring step may name one work: `plain:chain` or `events:copy` (default: both).
 // e.g. `bench_profiler_state plain plain chip plain` or `bench_profiler_state counters plain`;
 // `plain:chain plain:chain sleep:1000 plain:chain` asks whether idling undoes a step's history.
@@ -98,6 +100,15 @@ int main(int argc, char** argv) try {
       } catch (const std::exception& e) {
         std::printf("chip: failed: %s\n", e.what());
       }
+      continue;
+    }
+    if (step == "realloc") {
+      int l2_bytes = 0;
+      KT_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0));
+      const device_buffer<char> flush_sized(4 * static_cast<std::size_t>(l2_bytes));
+      KT_CUDA_CHECK(cudaMemset(flush_sized.data(), 0, flush_sized.bytes()));
+      KT_CUDA_CHECK(cudaDeviceSynchronize());
+      std::printf("allocated, zeroed and freed %zu bytes\n", flush_sized.bytes());
       continue;
     }
     if (step.rfind("sleep:", 0) == 0) {
