@@ -20,6 +20,7 @@
 
 #include "cuda_check.hpp"
 #include "cupti/cupti_library.hpp"
+#include "cupti_steps.hpp"
 #include "flush/l2_flush.hpp"
 #include "kerntime/statistics.hpp"
 #include "measure/blocking_kernel.hpp"
@@ -51,54 +52,33 @@ void print(const std::string& part, double ms) {
   kerntime::bench::result_line("fixed_cost_part").add("part", part).add("ms", ms).print();
 }
 
-void CUPTIAPI request_buffer(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-  constexpr std::size_t bytes = 8u << 20;
-  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, bytes));
-  *size = *buffer != nullptr ? bytes : 0;
-  *max_records = 0;
-}
 void CUPTIAPI drop_buffer(CUcontext /*context*/, std::uint32_t /*stream*/, std::uint8_t* buffer,
                           std::size_t /*size*/, std::size_t /*valid*/) {
   std::free(buffer);
 }
-void CUPTIAPI ignore(void* /*userdata*/, CUpti_CallbackDomain /*domain*/, CUpti_CallbackId /*cbid*/,
-                     const void* /*data*/) {}
 
 // Timed steps of one attach and detach, in order, each a (name, ms) pair.
 std::vector<std::pair<std::string, double>> cupti_steps(const kerntime::detail::cupti_library& c,
                                                         cudaStream_t stream) {
-  constexpr std::array<std::pair<const char*, CUpti_ActivityKind>, 6> kinds = {{
-      {"enable_concurrent_kernel", CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL},
-      {"enable_memset", CUPTI_ACTIVITY_KIND_MEMSET},
-      {"enable_memcpy", CUPTI_ACTIVITY_KIND_MEMCPY},
-      {"enable_runtime", CUPTI_ACTIVITY_KIND_RUNTIME},
-      {"enable_driver", CUPTI_ACTIVITY_KIND_DRIVER},
-      {"enable_external_correlation", CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION},
-  }};
+  const std::vector<CUpti_ActivityKind> kinds = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                                                 CUPTI_ACTIVITY_KIND_MEMSET,
+                                                 CUPTI_ACTIVITY_KIND_MEMCPY,
+                                                 CUPTI_ACTIVITY_KIND_RUNTIME,
+                                                 CUPTI_ACTIVITY_KIND_DRIVER,
+                                                 CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION};
   std::vector<std::pair<std::string, double>> steps;
-  auto timed = [&](const std::string& name, const std::function<void()>& step) {
+  auto timed = [&](const std::string& name, const auto& step) {
     const auto start = clock_type::now();
     step();
     steps.emplace_back(name, ms_since(start));
   };
-  CUpti_SubscriberHandle subscriber = nullptr;
-  timed("subscribe", [&] { c.subscribe(&subscriber, ignore, nullptr); });
-  timed("register_callbacks", [&] { c.activity_register_callbacks(request_buffer, drop_buffer); });
-  for (const auto& [name, kind] : kinds) {
-    timed(name, [&, kind = kind] { c.activity_enable(kind); });
-  }
+  const CUpti_SubscriberHandle subscriber =
+      kerntime::bench::attach_cupti_steps(c, kinds, drop_buffer, timed);
   timed("first_launch", [&] {
     kerntime::detail::launch_empty_kernels(stream, 1);
     KT_CUDA_CHECK(cudaStreamSynchronize(stream));
   });
-  timed("disable_all", [&] {
-    for (const auto& [name, kind] : kinds) {
-      c.activity_disable(kind);
-    }
-  });
-  timed("flush_all", [&] { c.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); });
-  timed("unsubscribe", [&] { c.unsubscribe(subscriber); });
-  timed("finalize", [&] { c.finalize(); });
+  kerntime::bench::detach_cupti_steps(c, subscriber, kinds, timed);
   return steps;
 }
 

@@ -24,6 +24,7 @@
 
 #include "cuda_check.hpp"
 #include "cupti/cupti_library.hpp"
+#include "cupti_steps.hpp"
 #include "flush/l2_flush.hpp"
 #include "kerntime/statistics.hpp"
 #include "result_line.hpp"
@@ -37,13 +38,6 @@ using clock_type = std::chrono::steady_clock;
 constexpr int batch = 200;   // launches queued before the GPU is drained (far below the queue)
 constexpr int batches = 100; // per sample
 constexpr int samples = 5;
-constexpr std::size_t buffer_bytes = 8u << 20;
-
-void CUPTIAPI request_buffer(std::uint8_t** buffer, std::size_t* size, std::size_t* max_records) {
-  *buffer = static_cast<std::uint8_t*>(std::aligned_alloc(8, buffer_bytes));
-  *size = *buffer != nullptr ? buffer_bytes : 0;
-  *max_records = 0;
-}
 
 // Records delivered, by kind: whether external-correlation records still come when no API kind
 // is enabled (kerntime's tags need them).
@@ -74,14 +68,8 @@ void CUPTIAPI count_and_free(CUcontext /*context*/, std::uint32_t /*stream*/, st
   std::free(buffer);
 }
 
-void CUPTIAPI ignore(void* /*userdata*/, CUpti_CallbackDomain /*domain*/, CUpti_CallbackId /*cbid*/,
-                     const void* /*data*/) {}
-
-void check_cupti(CUptiResult result, const char* call) {
-  if (result != CUPTI_SUCCESS) {
-    throw std::runtime_error(std::string(call) + " failed: " + std::to_string(result));
-  }
-}
+// Each attach and detach step, untimed: this benchmark times them as a whole.
+constexpr auto run_step = [](const std::string& /*name*/, const auto& action) { action(); };
 
 struct configuration {
   std::string name;
@@ -95,12 +83,7 @@ public:
   attached_cupti(const cupti_library& cupti, const std::vector<CUpti_ActivityKind>& kinds)
       : cupti_(cupti), kinds_(kinds) {
     const auto start = clock_type::now();
-    check_cupti(cupti_.subscribe(&subscriber_, ignore, nullptr), "cuptiSubscribe");
-    check_cupti(cupti_.activity_register_callbacks(request_buffer, count_and_free),
-                "cuptiActivityRegisterCallbacks");
-    for (const CUpti_ActivityKind kind : kinds_) {
-      check_cupti(cupti_.activity_enable(kind), "cuptiActivityEnable");
-    }
+    subscriber_ = kerntime::bench::attach_cupti_steps(cupti_, kinds_, count_and_free, run_step);
     attach_ms_ = std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
   }
   ~attached_cupti() { (void)detach(); }
@@ -113,12 +96,7 @@ public:
       return 0;
     }
     const auto start = clock_type::now();
-    for (const CUpti_ActivityKind kind : kinds_) {
-      cupti_.activity_disable(kind);
-    }
-    cupti_.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-    cupti_.unsubscribe(subscriber_);
-    cupti_.finalize();
+    kerntime::bench::detach_cupti_steps(cupti_, subscriber_, kinds_, run_step);
     subscriber_ = nullptr;
     return std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
   }

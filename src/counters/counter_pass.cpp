@@ -21,8 +21,23 @@
 namespace kerntime::detail {
 namespace {
 
-void CUPTIAPI ignore_callback(void* /*userdata*/, CUpti_CallbackDomain /*domain*/,
-                              CUpti_CallbackId /*cbid*/, const void* /*data*/) {}
+// A subscription of the process's own for the life of the object, only so that CUPTI is
+// initialised (after an earlier measurement finalised it); unsubscribed and finalised again at
+// the end, as timing leaves CUPTI.
+class initialising_subscription {
+public:
+  explicit initialising_subscription(const cupti_library& cupti);
+  ~initialising_subscription() {
+    (void)cupti_.unsubscribe(subscriber_);
+    (void)cupti_.finalize();
+  }
+  initialising_subscription(const initialising_subscription&) = delete;
+  initialising_subscription& operator=(const initialising_subscription&) = delete;
+
+private:
+  const cupti_library& cupti_;
+  CUpti_SubscriberHandle subscriber_ = nullptr;
+};
 
 // A CUPTI call of the pass failed: the code and the step say why (counter_failure_reason).
 struct step_failed {
@@ -34,6 +49,11 @@ void check(CUptiResult code, counter_step step) {
   if (code != CUPTI_SUCCESS) {
     throw step_failed{code, step};
   }
+}
+
+initialising_subscription::initialising_subscription(const cupti_library& cupti) : cupti_(cupti) {
+  check(cupti_.subscribe(&subscriber_, ignore_cupti_callback, nullptr),
+        counter_step::profiler_initialise);
 }
 
 const range_profiler_library& range_profiler() {
@@ -318,21 +338,8 @@ std::string device_chip(int ordinal) {
     }
     // CUPTI was finalised by an earlier measurement (timing's detach), and the profiler does
     // not initialise it again; a subscription does. Left finalised, as timing leaves it.
-    const cupti_library& cupti = *std::get<const cupti_library*>(load_cupti());
-    CUpti_SubscriberHandle subscriber = nullptr;
-    check(cupti.subscribe(&subscriber, ignore_callback, nullptr),
-          counter_step::profiler_initialise);
-    std::string chip;
-    try {
-      chip = ask();
-    } catch (...) {
-      (void)cupti.unsubscribe(subscriber);
-      (void)cupti.finalize();
-      throw;
-    }
-    (void)cupti.unsubscribe(subscriber);
-    (void)cupti.finalize();
-    return chips.emplace(ordinal, chip).first->second;
+    const initialising_subscription subscription(*std::get<const cupti_library*>(load_cupti()));
+    return chips.emplace(ordinal, ask()).first->second;
   } catch (const step_failed& failed) {
     throw counters_unavailable(counter_failure_reason(failed.code, failed.step));
   }

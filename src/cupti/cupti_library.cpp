@@ -80,6 +80,9 @@ std::variant<const cupti_library*, std::string> load_once() {
 
 } // namespace
 
+void CUPTIAPI ignore_cupti_callback(void* /*userdata*/, CUpti_CallbackDomain /*domain*/,
+                                    CUpti_CallbackId /*cbid*/, const void* /*data*/) {}
+
 std::variant<const cupti_library*, std::string> load_cupti() {
   return load_once_per_process<cupti_library>(load_once);
 }

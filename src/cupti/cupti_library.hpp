@@ -40,6 +40,11 @@ struct cupti_library {
 // the loader's path, else the CUDA toolkit's usual folders. On failure: why, in words.
 [[nodiscard]] std::variant<const cupti_library*, std::string> load_cupti();
 
+// The callback a subscription that wants no callbacks registers (kerntime reads activity
+// records, and the counter pass subscribes only to initialise CUPTI).
+void CUPTIAPI ignore_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
+                                    CUpti_CallbackId cbid, const void* data);
+
 // `symbol` in the loaded library `handle`, or null with the name added to the comma-separated
 // `missing`. Used for timing's entry points and the Profiler Host API's.
 [[nodiscard]] void* find_cupti_symbol(void* handle, const char* symbol, std::string& missing);

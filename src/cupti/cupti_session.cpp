@@ -95,9 +95,6 @@ std::uint64_t CUPTIAPI realtime_ns() noexcept {
          static_cast<std::uint64_t>(now.tv_nsec);
 }
 
-void CUPTIAPI ignore_callback(void* /*userdata*/, CUpti_CallbackDomain /*domain*/,
-                              CUpti_CallbackId /*cbid*/, const void* /*data*/) {}
-
 } // namespace
 
 cupti_session::cupti_session(const cupti_library& cupti, attach_outcome& outcome,
@@ -115,7 +112,7 @@ cupti_session::cupti_session(const cupti_library& cupti, attach_outcome& outcome
     outcome.detail = fmt::format("{} returned {}", call, cupti_.describe(result));
     detach_quietly();
   };
-  const CUptiResult subscribed = cupti_.subscribe(&subscriber_, ignore_callback, nullptr);
+  const CUptiResult subscribed = cupti_.subscribe(&subscriber_, ignore_cupti_callback, nullptr);
   if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED &&
       sharing_.holder == cupti_holder::idle_torch_profiler) {
     // Kineto keeps its subscription from its first trace to the end of the process; while it

@@ -87,14 +87,16 @@ std::vector<std::string> learn_from_first_calls(cupti_session& session, iteratio
 }
 
 // The counter pass on one more iteration: flushed and finished first, then the work on the next
-// input set, profiled (counters/counter_pass.hpp). Runs while CUPTI is initialised, activity off.
+// input set, profiled (counters/counter_pass.hpp). Runs while CUPTI is initialised, activity off;
+// its time is the counter_pass phase.
 counter_pass_outcome run_counter_pass_of(iteration_context& context, int expected_launches) {
+  phase_clock clock;
   counter_pass_request request;
   request.metrics = context.settings.metrics;
   request.device_ordinal = context.device_ordinal;
   request.expected_ranges = static_cast<std::size_t>(std::max(expected_launches, 1));
   const int input_set = context.take_input_set();
-  return run_counter_pass(
+  counter_pass_outcome outcome = run_counter_pass(
       request,
       [&] {
         if (context.flush != nullptr) {
@@ -104,6 +106,8 @@ counter_pass_outcome run_counter_pass_of(iteration_context& context, int expecte
       },
       [&] { context.work(context.stream, input_set); },
       [&] { check_cuda(cudaStreamSynchronize(context.stream), "the counter pass's iteration"); });
+  context.phases.counter_pass += clock.lap();
+  return outcome;
 }
 
 // The records of the traced trial's first iteration, in start order.
@@ -144,10 +148,7 @@ counters_summary counters_with_cupti(cupti_session& session, iteration_context& 
   const int launches = launches_of_iteration(session.records_so_far(), traced);
   context.phases.first_calls = clock.lap();
   std::optional<counter_pass_outcome> pass;
-  const activity_log log = session.detach([&] {
-    add_seconds_of(context.phases.counter_pass,
-                   [&] { pass = run_counter_pass_of(context, launches); });
-  });
+  const activity_log log = session.detach([&] { pass = run_counter_pass_of(context, launches); });
   context.phases.detach = clock.lap();
   check_device("the counter pass");
   iteration_layout layout;
@@ -224,10 +225,7 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   const std::optional<std::string> counters_blocked_because =
       context.settings.counters ? counters_blocked(session, context) : std::nullopt;
   if (context.settings.counters && !counters_blocked_because) {
-    counter_pass = [&] {
-      add_seconds_of(context.phases.counter_pass,
-                     [&] { pass = run_counter_pass_of(context, expected_launches); });
-    };
+    counter_pass = [&] { pass = run_counter_pass_of(context, expected_launches); };
   }
   const activity_log log = session.detach(counter_pass);
   context.phases.detach = clock.lap();

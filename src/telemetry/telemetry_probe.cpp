@@ -61,8 +61,10 @@ public:
                                                bool remember) {
     const std::lock_guard lock(mutex_);
     const auto key = std::make_pair(&nvml, pci_bus_id);
-    if (const auto it = known_.find(key); it != known_.end() && remember) {
-      return it->second;
+    if (remember) {
+      if (const auto it = known_.find(key); it != known_.end()) {
+        return it->second;
+      }
     }
     known_device device;
     if (const nvml_return found =
@@ -143,7 +145,7 @@ std::unique_ptr<telemetry_probe> telemetry_probe::open(const probe_setup& setup,
         device.pci_bus_id = pci_bus_id;
         probe->reader_.emplace(*setup.nvml, known->handle);
         for (const std::string& note : known->failures) {
-          probe->warnings_.push_back("telemetry: " + note);
+          probe->warn_once(note);
         }
         const std::optional<gpu_snapshot> now = probe->read_now();
         device.clocks_locked =
@@ -218,10 +220,8 @@ void telemetry_probe::close_energy_window(std::size_t iterations) {
   energy_window window = *std::exchange(open_window_, std::nullopt);
   energy_reading at_start = energy_at_start_.get();
   window.mj_before = at_start.mj;
-  for (std::string& note : at_start.failures) {
-    if (std::find(warnings_.begin(), warnings_.end(), "telemetry: " + note) == warnings_.end()) {
-      warnings_.push_back("telemetry: " + std::move(note));
-    }
+  for (const std::string& note : at_start.failures) {
+    warn_once(note);
   }
   window.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - energy_window_start_)
@@ -274,8 +274,17 @@ void telemetry_probe::collect_nvml_failures() {
   if (!reader_) {
     return;
   }
-  for (std::string& note : reader_->take_new_failures()) {
-    warnings_.push_back("telemetry: " + std::move(note));
+  for (const std::string& note : reader_->take_new_failures()) {
+    warn_once(note);
+  }
+}
+
+void telemetry_probe::warn_once(const std::string& nvml_note) {
+  // The energy counter's start is read by a reader of its own (before_trial), which the probe's
+  // reader does not hear of: the same failure may be noted by both.
+  std::string warning = "telemetry: " + nvml_note;
+  if (std::find(warnings_.begin(), warnings_.end(), warning) == warnings_.end()) {
+    warnings_.push_back(std::move(warning));
   }
 }
 

@@ -89,6 +89,7 @@ public:
 private:
   telemetry_probe() = default;
   void collect_nvml_failures();
+  void warn_once(const std::string& nvml_note); // "telemetry: <note>", each note once
 
   double throttle_threshold_ = 0.9;
   device_telemetry device_;
