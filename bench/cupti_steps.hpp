@@ -56,14 +56,15 @@ inline std::string kind_name(CUpti_ActivityKind kind) {
 
 // Subscribes, registers the buffer callbacks (`completed` receives the records) and enables
 // `kinds`; returns the subscriber.
+// `api_callback` is the subscription's callback (kerntime's ignores every call).
 template <typename Step>
 CUpti_SubscriberHandle attach_cupti_steps(const detail::cupti_library& cupti,
                                           const std::vector<CUpti_ActivityKind>& kinds,
-                                          CUpti_BuffersCallbackCompleteFunc completed, Step step) {
+                                          CUpti_BuffersCallbackCompleteFunc completed, Step step,
+                                          CUpti_CallbackFunc api_callback = ignore_cupti_callback) {
   CUpti_SubscriberHandle subscriber = nullptr;
-  step("subscribe", [&] {
-    check_cupti(cupti.subscribe(&subscriber, ignore_cupti_callback, nullptr), "cuptiSubscribe");
-  });
+  step("subscribe",
+       [&] { check_cupti(cupti.subscribe(&subscriber, api_callback, nullptr), "cuptiSubscribe"); });
   step("register_callbacks", [&] {
     check_cupti(cupti.activity_register_callbacks(request_cupti_buffer, completed),
                 "cuptiActivityRegisterCallbacks");

@@ -5,9 +5,14 @@
 // Also the cost of attaching and detaching CUPTI (subscribe .. finalize), which every measurement
 // pays, and the records delivered by kind (do tags come without API records?). Launches are timed
 // in batches the GPU drains between, so no launch waits for a full queue.
+// Beside that, the other way to tag: a callback on the launch calls alone (CUPTI's callback API;
+// no API records, no external correlation), checked for covering every kernel, and both ways with
+// PyTorch's pattern of several cheap runtime calls around each launch (docs/queue.md).
 
 #include <cuda_runtime_api.h>
 #include <cupti.h>
+#include <cupti_driver_cbid.h>
+#include <cupti_runtime_cbid.h>
 
 #include <algorithm>
 #include <array>
@@ -17,6 +22,7 @@
 #include <cstdlib>
 #include <exception>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -35,23 +41,95 @@ namespace {
 using kerntime::detail::cupti_library;
 using clock_type = std::chrono::steady_clock;
 
-constexpr int batch = 200;   // launches queued before the GPU is drained (far below the queue)
-constexpr int batches = 100; // per sample
+constexpr int batch = 200;  // launches queued before the GPU is drained (far below the queue)
+constexpr int batches = 50; // per sample
 constexpr int samples = 5;
 
 // Records delivered, by kind: whether external-correlation records still come when no API kind
 // is enabled (kerntime's tags need them).
 const cupti_library* loaded_cupti = nullptr;
 std::array<std::atomic<long>, 4> delivered{}; // kernel, runtime, driver, external correlation
+std::mutex kernel_ids_mutex;
+std::vector<std::uint32_t> kernel_ids; // the kernel records' correlation ids (coverage check)
+
+// Tagging by callbacks: each launch call's correlation id with the tag current when it was made,
+// and its end (what the host-gap rule needs). The callback runs inside the call, on the launching
+// thread, which is this benchmark's only one.
+struct tagged_call {
+  std::uint32_t correlation = 0;
+  std::uint64_t tag = 0;
+  std::uint64_t end_ns = 0;
+};
+std::vector<tagged_call> tagged_calls;
+std::uint64_t current_tag = 0;
+CUptiResult (*get_timestamp)(std::uint64_t*) = nullptr;
+CUptiResult (*enable_callback)(std::uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
+                               CUpti_CallbackId) = nullptr;
+
+void CUPTIAPI tag_launch(void* /*userdata*/, CUpti_CallbackDomain /*domain*/,
+                         CUpti_CallbackId /*cbid*/, const void* data) {
+  const auto* call = static_cast<const CUpti_CallbackData*>(data);
+  if (call->callbackSite == CUPTI_API_ENTER) {
+    tagged_calls.push_back({call->correlationId, current_tag, 0});
+    return;
+  }
+  std::uint64_t now = 0;
+  get_timestamp(&now);
+  for (auto it = tagged_calls.rbegin(); it != tagged_calls.rend(); ++it) {
+    if (it->correlation == call->correlationId) {
+      it->end_ns = now;
+      break;
+    }
+  }
+}
+
+// The launch calls, runtime and driver (a direct driver launch, as Triton makes, has no runtime
+// call around it).
+constexpr std::array<CUpti_CallbackId, 4> runtime_launches = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060};
+constexpr std::array<CUpti_CallbackId, 4> driver_launches = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz};
+
+void enable_launch_callbacks(CUpti_SubscriberHandle subscriber) {
+  for (const CUpti_CallbackId cbid : runtime_launches) {
+    kerntime::bench::check_cupti(enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid),
+                                 "cuptiEnableCallback");
+  }
+  for (const CUpti_CallbackId cbid : driver_launches) {
+    kerntime::bench::check_cupti(enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid),
+                                 "cuptiEnableCallback");
+  }
+}
+
+// Kernel records whose correlation id no launch callback saw.
+long kernels_without_a_callback_tag() {
+  std::vector<std::uint32_t> seen;
+  seen.reserve(tagged_calls.size());
+  for (const tagged_call& call : tagged_calls) {
+    seen.push_back(call.correlation);
+  }
+  std::sort(seen.begin(), seen.end());
+  const std::lock_guard lock(kernel_ids_mutex);
+  return std::count_if(kernel_ids.begin(), kernel_ids.end(), [&](std::uint32_t id) {
+    return !std::binary_search(seen.begin(), seen.end(), id);
+  });
+}
 
 void CUPTIAPI count_and_free(CUcontext /*context*/, std::uint32_t /*stream*/, std::uint8_t* buffer,
                              std::size_t /*size*/, std::size_t valid) {
   CUpti_Activity* record = nullptr;
   while (loaded_cupti->activity_get_next_record(buffer, valid, &record) == CUPTI_SUCCESS) {
     switch (record->kind) {
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
       ++delivered[0];
+      const std::lock_guard lock(kernel_ids_mutex);
+      kernel_ids.push_back(reinterpret_cast<const CUpti_ActivityKernel10*>(record)->correlationId);
       break;
+    }
     case CUPTI_ACTIVITY_KIND_RUNTIME:
       ++delivered[1];
       break;
@@ -75,15 +153,23 @@ struct configuration {
   std::string name;
   std::vector<CUpti_ActivityKind> kinds; // empty: CUPTI not attached
   bool tags = false;                     // push and pop two external-correlation ids per launch
+  bool callback_tags = false;            // tag through callbacks on the launch calls instead
+  int runtime_calls = 0; // cheap runtime calls before each launch (PyTorch makes ~5 per launch)
 };
 
 // CUPTI attached with `kinds` for the life of the object; how long attaching and detaching took.
 class attached_cupti {
 public:
-  attached_cupti(const cupti_library& cupti, const std::vector<CUpti_ActivityKind>& kinds)
+  attached_cupti(const cupti_library& cupti, const std::vector<CUpti_ActivityKind>& kinds,
+                 bool callback_tags)
       : cupti_(cupti), kinds_(kinds) {
     const auto start = clock_type::now();
-    subscriber_ = kerntime::bench::attach_cupti_steps(cupti_, kinds_, count_and_free, run_step);
+    subscriber_ = kerntime::bench::attach_cupti_steps(
+        cupti_, kinds_, count_and_free, run_step,
+        callback_tags ? tag_launch : kerntime::bench::ignore_cupti_callback);
+    if (callback_tags) {
+      enable_launch_callbacks(subscriber_);
+    }
     attach_ms_ = std::chrono::duration<double, std::milli>(clock_type::now() - start).count();
   }
   ~attached_cupti() { (void)detach(); }
@@ -142,6 +228,16 @@ int main() try {
   }
   const cupti_library& cupti = *std::get<const cupti_library*>(loaded);
   loaded_cupti = &cupti;
+  std::string missing;
+  get_timestamp = reinterpret_cast<decltype(get_timestamp)>(
+      kerntime::detail::find_cupti_symbol(cupti.handle, "cuptiGetTimestamp", missing));
+  enable_callback = reinterpret_cast<decltype(enable_callback)>(
+      kerntime::detail::find_cupti_symbol(cupti.handle, "cuptiEnableCallback", missing));
+  if (!missing.empty()) {
+    std::fprintf(stderr, "launch_cost: CUPTI lacks %s\n", missing.c_str());
+    return 1;
+  }
+  tagged_calls.reserve(1U << 20);
   cudaStream_t stream = nullptr;
   KT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   kerntime::detail::l2_flush flush(0);
@@ -164,7 +260,16 @@ int main() try {
       {"kerntime_kinds", kerntime_kinds, false},
       {"kerntime_kinds_tags", kerntime_kinds, true},
       {"driver_no_runtime", with(copies, {CUPTI_ACTIVITY_KIND_DRIVER}), false},
+      // Driver records alone: a tag per driver call, but a runtime launch's kernel carries the
+      // runtime call's correlation id, which no record then tags (docs/queue.md).
+      {"driver_tags",
+       with(copies, {CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION}), true},
       {"tags_without_api_kinds", with(copies, {CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION}), true},
+      {"callback_tags", copies, false, true},
+      // PyTorch's pattern: cheap runtime calls around each launch (device, last error).
+      {"none_5_runtime_calls", {}, false, false, 5},
+      {"kerntime_kinds_tags_5_runtime_calls", kerntime_kinds, true, false, 5},
+      {"callback_tags_5_runtime_calls", copies, false, true, 5},
   };
 
   // Twice over, to see that the order does not matter.
@@ -173,12 +278,19 @@ int main() try {
       for (auto& count : delivered) {
         count = 0;
       }
+      kernel_ids.clear();
+      tagged_calls.clear();
       std::optional<attached_cupti> attached;
       if (!c.kinds.empty()) {
-        attached.emplace(cupti, c.kinds);
+        attached.emplace(cupti, c.kinds, c.callback_tags);
       }
       std::uint64_t id = 0;
       const double launch_us = host_us_per_call(stream, [&] {
+        for (int k = 0; k < c.runtime_calls; ++k) {
+          int device = 0;
+          (void)(k % 2 == 0 ? cudaGetDevice(&device) : cudaGetLastError());
+        }
+        current_tag = ++id;
         if (c.tags) {
           cupti.push_external_correlation_id(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, ++id);
           cupti.pop_external_correlation_id(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, &id);
@@ -191,6 +303,13 @@ int main() try {
       });
       // One iteration as the engine queues it: the flush under its tag, the work under its own.
       const double iteration_us = host_us_per_call(stream, [&] {
+        if (c.callback_tags) {
+          current_tag = ++id;
+          flush.enqueue(stream);
+          current_tag = ++id;
+          kerntime::testkit::launch_empty(stream);
+          return;
+        }
         cupti.push_external_correlation_id(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, ++id);
         flush.enqueue(stream);
         cupti.pop_external_correlation_id(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, &id);
@@ -211,6 +330,10 @@ int main() try {
           .add("runtime_records", static_cast<double>(delivered[1]))
           .add("driver_records", static_cast<double>(delivered[2]))
           .add("external_correlation_records", static_cast<double>(delivered[3]))
+          .add("callback_tagged_calls",
+               c.callback_tags ? static_cast<double>(tagged_calls.size()) : 0.0)
+          .add("kernels_without_callback_tag",
+               c.callback_tags ? static_cast<double>(kernels_without_a_callback_tag()) : 0.0)
           .print();
     }
   }

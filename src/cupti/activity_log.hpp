@@ -45,6 +45,9 @@ struct api_call {
   // When the call ran on the host, on the GPU records' clock (ns); 0 where CUPTI gave none.
   std::uint64_t start = 0;
   std::uint64_t end = 0;
+  // Which call: CUPTI_ACTIVITY_KIND_RUNTIME or _DRIVER, and its CUPTI_*_TRACE_CBID_* number.
+  CUpti_ActivityKind api_kind = CUPTI_ACTIVITY_KIND_INVALID;
+  std::uint32_t cbid = 0;
 };
 
 struct activity_log {

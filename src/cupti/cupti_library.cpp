@@ -75,6 +75,9 @@ std::variant<const cupti_library*, std::string> load_once() {
   if (!missing.empty()) {
     return fmt::format("the loaded CUPTI lacks {}; it is older than CUPTI 13", missing);
   }
+  std::string optional_missing; // timing goes on without them (cupti_library says how)
+  bind_cupti_symbol(handle, "cuptiEnableCallback", library.enable_callback, optional_missing);
+  bind_cupti_symbol(handle, "cuptiGetTimestamp", library.get_timestamp, optional_missing);
   return &library;
 }
 

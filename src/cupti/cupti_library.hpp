@@ -28,6 +28,11 @@ struct cupti_library {
   CUptiResult (*finalize)() = nullptr;
   CUptiResult (*get_result_string)(CUptiResult, const char**) = nullptr;
   CUptiResult (*get_version)(uint32_t*) = nullptr;
+  // For watching calls through callbacks (cupti/watched_calls.hpp); null where a CUPTI lacks
+  // them, and the trials then record every API call as before.
+  CUptiResult (*enable_callback)(uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
+                                 CUpti_CallbackId) = nullptr;
+  CUptiResult (*get_timestamp)(uint64_t*) = nullptr;
   // The loaded library, for entry points that a CUPTI may lack without losing timing (the
   // Profiler Host API of src/counters binds its own table from it).
   void* handle = nullptr;

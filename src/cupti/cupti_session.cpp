@@ -3,6 +3,8 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <array>
 #include <atomic>
@@ -21,7 +23,9 @@ namespace kerntime::detail {
 namespace {
 
 // CONCURRENT_KERNEL, never KERNEL (it serialises every kernel). RUNTIME and DRIVER are both
-// needed for external-correlation records to cover direct driver launches.
+// needed for external-correlation records to cover direct driver launches: a kernel carries the
+// correlation id of the outermost call that launched it (the runtime's, when the runtime did).
+// While calls are watched (watch_calls), the API kinds are off.
 constexpr std::array<CUpti_ActivityKind, 6> activity_kinds = {
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
     CUPTI_ACTIVITY_KIND_MEMSET,
@@ -35,6 +39,36 @@ constexpr std::size_t buffer_alignment = 8;
 
 // CUPTI's buffer callbacks carry no user pointer: the attached session is process-wide.
 std::atomic<cupti_session*> active_session{nullptr};
+
+constexpr std::array<CUpti_ActivityKind, 3> api_record_kinds = {
+    CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
+    CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION};
+
+// The tags this thread has pushed, innermost last: a watched call takes the innermost.
+struct pushed_tag {
+  tag_kind kind = tag_kind::iteration;
+  std::uint64_t id = 0;
+  bool pushed_to_cupti = false; // as an external-correlation id (when calls are not watched)
+};
+constexpr std::size_t max_tag_depth = 8; // kerntime nests at most two
+struct tag_stack {
+  std::array<pushed_tag, max_tag_depth> tags{};
+  std::size_t depth = 0;
+};
+thread_local tag_stack this_thread_tags;
+
+std::uint32_t this_thread_id() {
+  thread_local const auto id = static_cast<std::uint32_t>(::syscall(SYS_gettid));
+  return id;
+}
+
+// The subscription's callback: only the calls watch_calls enabled come here.
+void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                          const void* data) {
+  if (cupti_session* session = active_session.load(); session != nullptr && data != nullptr) {
+    session->on_watched_call(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
+  }
+}
 
 // The buffers kerntime handed to CUPTI and has not had back. CUPTI completes a buffer through the
 // callbacks registered at that moment: while CUPTI is shared, a buffer another client handed out
@@ -112,7 +146,7 @@ cupti_session::cupti_session(const cupti_library& cupti, attach_outcome& outcome
     outcome.detail = fmt::format("{} returned {}", call, cupti_.describe(result));
     detach_quietly();
   };
-  const CUptiResult subscribed = cupti_.subscribe(&subscriber_, ignore_cupti_callback, nullptr);
+  const CUptiResult subscribed = cupti_.subscribe(&subscriber_, on_api_call, nullptr);
   if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED &&
       sharing_.holder == cupti_holder::idle_torch_profiler) {
     // Kineto keeps its subscription from its first trace to the end of the process; while it
@@ -157,21 +191,105 @@ cupti_session::~cupti_session() {
 }
 
 void cupti_session::push(tag_kind kind, std::uint64_t id) {
-  pushed_.add(kind, id);
-  if (const CUptiResult r = cupti_.push_external_correlation_id(external_kind(kind), id);
-      r != CUPTI_SUCCESS) {
-    throw measurement_invalid(
-        fmt::format("cuptiActivityPushExternalCorrelationId failed: {}", cupti_.describe(r)));
+  tag_stack& stack = this_thread_tags;
+  if (stack.depth == max_tag_depth) {
+    throw measurement_invalid(fmt::format(
+        "kerntime's tags are nested deeper than {}; this is a kerntime bug", max_tag_depth));
   }
+  pushed_.add(kind, id);
+  const bool to_cupti = watched_.empty();
+  if (to_cupti) {
+    if (const CUptiResult r = cupti_.push_external_correlation_id(external_kind(kind), id);
+        r != CUPTI_SUCCESS) {
+      throw measurement_invalid(
+          fmt::format("cuptiActivityPushExternalCorrelationId failed: {}", cupti_.describe(r)));
+    }
+  }
+  stack.tags.at(stack.depth++) = {kind, id, to_cupti};
 }
 
 void cupti_session::pop(tag_kind kind) {
+  tag_stack& stack = this_thread_tags;
+  if (stack.depth == 0) {
+    return;
+  }
+  if (!stack.tags.at(--stack.depth).pushed_to_cupti) {
+    return;
+  }
   std::uint64_t id = 0;
   if (const CUptiResult r = cupti_.pop_external_correlation_id(external_kind(kind), &id);
       r != CUPTI_SUCCESS) {
     throw measurement_invalid(
         fmt::format("cuptiActivityPopExternalCorrelationId failed: {}", cupti_.describe(r)));
   }
+}
+
+bool cupti_session::watch_calls(std::span<const watched_call> calls) {
+  if (!attached_ || shared_ || subscriber_ == nullptr || cupti_.enable_callback == nullptr ||
+      cupti_.get_timestamp == nullptr || calls.empty() || !watched_.empty()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    if (cupti_.enable_callback(1, subscriber_, calls[i].domain, calls[i].cbid) != CUPTI_SUCCESS) {
+      for (std::size_t j = 0; j < i; ++j) {
+        cupti_.enable_callback(0, subscriber_, calls[j].domain, calls[j].cbid);
+      }
+      return false;
+    }
+  }
+  watched_.assign(calls.begin(), calls.end());
+  for (const CUpti_ActivityKind kind : api_record_kinds) {
+    cupti_.activity_disable(kind);
+  }
+  return true;
+}
+
+void cupti_session::stop_watching() noexcept {
+  for (const watched_call& call : watched_) {
+    cupti_.enable_callback(0, subscriber_, call.domain, call.cbid);
+  }
+  watched_.clear();
+}
+
+void cupti_session::on_watched_call(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                    const CUpti_CallbackData& call) noexcept {
+  const tag_stack& stack = this_thread_tags;
+  if (stack.depth == 0) {
+    return; // not made inside kerntime's tags: what it launches stays untagged
+  }
+  std::uint64_t now = 0;
+  cupti_.get_timestamp(&now);
+  try {
+    const std::lock_guard lock(watched_mutex_);
+    if (call.callbackSite == CUPTI_API_ENTER) {
+      const pushed_tag& tag = stack.tags.at(stack.depth - 1);
+      watched_tags_.push_back({tag.kind, tag.id, call.correlationId});
+      const CUpti_ActivityKind api_kind = api_kind_of(domain);
+      watched_api_calls_.push_back({call.correlationId, this_thread_id(),
+                                    host_wait_of(api_kind, cbid), now, 0, api_kind, cbid});
+      return;
+    }
+    // The exit: the call is among the last few entered (only its nested calls came after).
+    for (auto it = watched_api_calls_.rbegin(); it != watched_api_calls_.rend(); ++it) {
+      if (it->correlation_id == call.correlationId) {
+        it->end = now;
+        break;
+      }
+    }
+  } catch (const std::exception& e) {
+    const std::lock_guard lock(watched_mutex_);
+    watch_error_ = e.what();
+  }
+}
+
+activity_log cupti_session::with_watched_calls(activity_log log) {
+  const std::lock_guard lock(watched_mutex_);
+  if (!watch_error_.empty()) {
+    throw measurement_invalid("recording a watched CUDA call failed: " + watch_error_);
+  }
+  log.tags.insert(log.tags.end(), watched_tags_.begin(), watched_tags_.end());
+  log.api_calls.insert(log.api_calls.end(), watched_api_calls_.begin(), watched_api_calls_.end());
+  return log;
 }
 
 void cupti_session::on_buffer_completed(std::uint8_t* buffer, std::size_t valid_size,
@@ -206,6 +324,7 @@ void cupti_session::detach_quietly(const std::function<void()>& before_release) 
     }
     return;
   }
+  stop_watching(); // before the counter pass, whose launches carry no tag anyway
   for (const CUpti_ActivityKind kind : activity_kinds) {
     cupti_.activity_disable(kind);
   }
@@ -280,9 +399,13 @@ void cupti_session::check_records() const {
 activity_log cupti_session::records_so_far() {
   // Outside our lock: the flush calls back into on_buffer_completed.
   cupti_.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  const std::lock_guard lock(mutex_);
-  check_records();
-  return log_;
+  activity_log copy;
+  {
+    const std::lock_guard lock(mutex_);
+    check_records();
+    copy = log_;
+  }
+  return with_watched_calls(std::move(copy));
 }
 
 activity_log cupti_session::detach(const std::function<void()>& before_release) {
@@ -297,9 +420,13 @@ activity_log cupti_session::detach(const std::function<void()>& before_release) 
           describe(cupti_holder::idle_torch_profiler), describe(now)));
     }
   }
-  const std::lock_guard lock(mutex_);
-  check_records();
-  return std::move(log_);
+  activity_log log;
+  {
+    const std::lock_guard lock(mutex_);
+    check_records();
+    log = std::move(log_);
+  }
+  return with_watched_calls(std::move(log));
 }
 
 } // namespace kerntime::detail

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "cupti/activity_log.hpp"
 #include "cupti/attach_outcome.hpp"
@@ -15,6 +17,7 @@
 #include "cupti/cupti_sharing.hpp"
 #include "cupti/pushed_tags.hpp"
 #include "cupti/record_decoder.hpp"
+#include "cupti/watched_calls.hpp"
 
 namespace kerntime::detail {
 
@@ -32,9 +35,21 @@ public:
   // Timing through the Activity API alone, beside an idle torch.profiler.
   [[nodiscard]] bool shared() const noexcept { return shared_; }
 
-  // Tags every API call made by this thread until pop() with (kind, id).
+  // Tags every API call made by this thread until pop() with (kind, id). Tags nest (last in,
+  // first out).
   void push(tag_kind kind, std::uint64_t id);
   void pop(tag_kind kind);
+
+  // From here on, the API calls are seen through callbacks on `calls` alone, not as activity
+  // records of every runtime and driver call with an external-correlation record each
+  // (cupti/watched_calls.hpp); the GPU records are still CUPTI's activity records. False (and
+  // nothing changed) while CUPTI is shared (there is no subscription to call back), when the
+  // loaded CUPTI lacks the callback entry points, or when one cannot be enabled.
+  bool watch_calls(std::span<const watched_call> calls);
+
+  // Called from inside a watched call, on the thread that made it.
+  void on_watched_call(CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                       const CUpti_CallbackData& call) noexcept;
 
   // A copy of every record so far, after a forced flush: for looks at the samples while timing
   // goes on (the stopping rule). Only records of work that has finished are complete.
@@ -55,6 +70,9 @@ public:
 
 private:
   void detach_quietly(const std::function<void()>& before_release = {}) noexcept;
+  void stop_watching() noexcept;
+  // The log with the watched calls' tags and calls added.
+  [[nodiscard]] activity_log with_watched_calls(activity_log log);
   // Throws when the records were not all decoded, or (shared) show another client tracing.
   void check_records() const; // under mutex_
 
@@ -63,13 +81,20 @@ private:
   CUpti_SubscriberHandle subscriber_ = nullptr;
   bool attached_ = false;
   bool shared_ = false;
-  pushed_tags pushed_; // the measuring thread's pushes; read by it alone
-  std::mutex mutex_;   // guards log_, decoder_, decode_error_, foreign_tags_, foreign_buffers_
+  std::vector<watched_call> watched_; // empty: every API call is an activity record
+  pushed_tags pushed_;                // the measuring thread's pushes; read by it alone
+  std::mutex mutex_; // guards log_, decoder_, decode_error_, foreign_tags_, foreign_buffers_
   activity_log log_;
   record_decoder decoder_{log_};
   std::string decode_error_;
   std::size_t foreign_tags_ = 0;    // external-correlation records of kinds kerntime never pushes
   std::size_t foreign_buffers_ = 0; // buffers another client requested
+  // What the watched calls saw. Its own lock: the buffer thread holds mutex_ while it decodes a
+  // whole buffer, and a launch must not wait for that.
+  std::mutex watched_mutex_; // guards watched_tags_, watched_api_calls_, watch_error_
+  std::vector<correlation_tag> watched_tags_;
+  std::vector<api_call> watched_api_calls_;
+  std::string watch_error_;
 };
 
 } // namespace kerntime::detail

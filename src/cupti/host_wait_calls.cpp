@@ -90,6 +90,21 @@ host_wait_call find(const std::array<known_call, n>& calls, std::uint32_t cbid) 
 
 } // namespace
 
+std::vector<std::uint32_t> host_wait_cbids(CUpti_ActivityKind api_kind) {
+  std::vector<std::uint32_t> cbids;
+  const auto add = [&](const auto& calls) {
+    for (const auto& call : calls) {
+      cbids.push_back(call.cbid);
+    }
+  };
+  if (api_kind == CUPTI_ACTIVITY_KIND_RUNTIME) {
+    add(runtime_calls);
+  } else if (api_kind == CUPTI_ACTIVITY_KIND_DRIVER) {
+    add(driver_calls);
+  }
+  return cbids;
+}
+
 host_wait_call host_wait_of(CUpti_ActivityKind api_kind, std::uint32_t cbid) {
   switch (api_kind) {
   case CUPTI_ACTIVITY_KIND_RUNTIME:

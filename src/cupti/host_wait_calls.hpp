@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace kerntime::detail {
 
@@ -24,5 +25,8 @@ struct host_wait_call {
 
 // `api_kind` is CUPTI_ACTIVITY_KIND_RUNTIME or CUPTI_ACTIVITY_KIND_DRIVER, `cbid` the record's.
 [[nodiscard]] host_wait_call host_wait_of(CUpti_ActivityKind api_kind, std::uint32_t cbid);
+
+// Every call of `api_kind` that makes the host wait: the ones a watch on calls must see.
+[[nodiscard]] std::vector<std::uint32_t> host_wait_cbids(CUpti_ActivityKind api_kind);
 
 } // namespace kerntime::detail

@@ -94,8 +94,8 @@ void record_decoder::decode(const CUpti_Activity& record) {
   case CUPTI_ACTIVITY_KIND_RUNTIME:
   case CUPTI_ACTIVITY_KIND_DRIVER: {
     const auto& a = reinterpret_cast<const CUpti_ActivityAPI&>(record);
-    log_.api_calls.push_back(
-        {a.correlationId, a.threadId, host_wait_of(a.kind, a.cbid), a.start, a.end});
+    log_.api_calls.push_back({a.correlationId, a.threadId, host_wait_of(a.kind, a.cbid), a.start,
+                              a.end, a.kind, a.cbid});
     break;
   }
   default:

@@ -66,6 +66,7 @@ struct first_calls {
   std::optional<std::uint64_t> same_inputs;
   std::optional<std::uint64_t> rotated_inputs;
   int launches = 0; // GPU launches of the first call (learned from its records)
+  std::vector<watched_call> calls_to_watch; // in the trials (cupti/watched_calls.hpp)
 };
 
 // Plans the queue; returns the kernels rotation added.
@@ -75,6 +76,7 @@ std::vector<std::string> learn_from_first_calls(cupti_session& session, iteratio
   const activity_log early = session.records_so_far();
   const auto waits = host_waits_by_iteration(early);
   ids.launches = launches_of_iteration(early, ids.first);
+  ids.calls_to_watch = calls_to_watch(early);
   if (waits.empty()) {
     context.queue = plan_queue(context.settings.repeats, context.launch_queue_depth, ids.launches);
   } else {
@@ -182,6 +184,10 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
   }
   std::vector<std::string> rotation_added = learn_from_first_calls(session, context, ids);
   const int expected_launches = ids.launches;
+  // The trials see the calls that launch and wait through callbacks, not a record of every
+  // runtime and driver call: the same tags at about half CUPTI's host cost for PyTorch's ops
+  // (docs/queue.md). Where that cannot be had, they record every call as the first calls did.
+  (void)session.watch_calls(ids.calls_to_watch);
   context.phases.first_calls = clock.lap();
 
   std::uint64_t internal_id = 0;

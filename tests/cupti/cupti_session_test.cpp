@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <cupti_runtime_cbid.h>
+
 #include "activity_buffer.hpp"
 #include "kerntime/errors.hpp"
 
@@ -20,6 +22,12 @@ namespace {
 struct fake_cupti_state {
   std::vector<std::string> calls;
   std::vector<CUpti_ActivityKind> enabled;
+  std::vector<CUpti_ActivityKind> disabled;
+  CUpti_CallbackFunc api_callback = nullptr;
+  std::vector<std::pair<CUpti_CallbackId, std::uint32_t>> callbacks_enabled; // (cbid, on)
+  CUptiResult enable_callback_result = CUPTI_SUCCESS;
+  int enable_callback_fails_at = -1; // the call (0-based) that fails; -1: none
+  std::uint64_t now = 1000;
   CUptiResult subscribe_result = CUPTI_SUCCESS;
   CUptiResult enable_result = CUPTI_SUCCESS;
   CUptiResult push_result = CUPTI_SUCCESS;
@@ -34,8 +42,9 @@ struct fake_cupti_state {
 };
 fake_cupti_state state;
 
-CUptiResult fake_subscribe(CUpti_SubscriberHandle* handle, CUpti_CallbackFunc, void*) {
+CUptiResult fake_subscribe(CUpti_SubscriberHandle* handle, CUpti_CallbackFunc callback, void*) {
   state.calls.emplace_back("subscribe");
+  state.api_callback = callback;
   *handle = reinterpret_cast<CUpti_SubscriberHandle>(0x1);
   return state.subscribe_result;
 }
@@ -48,8 +57,25 @@ CUptiResult fake_enable(CUpti_ActivityKind kind) {
   state.enabled.push_back(kind);
   return state.enable_result;
 }
-CUptiResult fake_disable(CUpti_ActivityKind) {
+CUptiResult fake_disable(CUpti_ActivityKind kind) {
   state.calls.emplace_back("disable");
+  state.disabled.push_back(kind);
+  return CUPTI_SUCCESS;
+}
+CUptiResult fake_enable_callback(uint32_t on, CUpti_SubscriberHandle, CUpti_CallbackDomain,
+                                 CUpti_CallbackId cbid) {
+  state.calls.emplace_back(on != 0 ? "callback on" : "callback off");
+  if (on != 0 && static_cast<int>(std::count_if(state.callbacks_enabled.begin(),
+                                                state.callbacks_enabled.end(), [](const auto& c) {
+                                                  return c.second != 0;
+                                                })) == state.enable_callback_fails_at) {
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  }
+  state.callbacks_enabled.emplace_back(cbid, on);
+  return CUPTI_SUCCESS;
+}
+CUptiResult fake_get_timestamp(uint64_t* now) {
+  *now = state.now += 10;
   return CUPTI_SUCCESS;
 }
 CUptiResult fake_register(CUpti_BuffersCallbackRequestFunc request,
@@ -267,6 +293,129 @@ TEST_F(cupti_session_test, a_failed_tag_push_invalidates_the_measurement) {
   EXPECT_THROW(session.push(tag_kind::iteration, 1), measurement_invalid);
 }
 
+// --- Watching the calls through callbacks in the trials (cupti/watched_calls.hpp) ---
+
+class watching_test : public cupti_session_test {
+protected:
+  void SetUp() override {
+    cupti_session_test::SetUp();
+    library.enable_callback = fake_enable_callback;
+    library.get_timestamp = fake_get_timestamp;
+  }
+  // CUPTI calling back around one call made on this thread, as it does inside the call.
+  static void make_call(CUpti_CallbackId cbid, std::uint32_t correlation,
+                        CUpti_CallbackDomain domain = CUPTI_CB_DOMAIN_RUNTIME_API) {
+    ASSERT_NE(state.api_callback, nullptr);
+    CUpti_CallbackData data{};
+    data.correlationId = correlation;
+    data.callbackSite = CUPTI_API_ENTER;
+    state.api_callback(nullptr, domain, cbid, &data);
+    data.callbackSite = CUPTI_API_EXIT;
+    state.api_callback(nullptr, domain, cbid, &data);
+  }
+  const std::vector<watched_call> calls = {
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000},
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020}};
+  // The fake's record of an iteration tag pushed to (or popped from) CUPTI.
+  static std::string iteration_push(std::uint64_t id) {
+    return "push " + custom0() + " " + std::to_string(id);
+  }
+  static std::string iteration_pop() { return "pop " + custom0(); }
+  static std::string custom0() {
+    return std::to_string(static_cast<int>(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0));
+  }
+};
+
+TEST_F(watching_test, the_trials_tag_through_callbacks_and_stop_recording_every_api_call) {
+  testing::activity_buffer records;
+  records.kernel("user_kernel", 100, 200, 21);
+  state.records = &records;
+  attach_outcome outcome;
+  cupti_session session(library, outcome);
+  ASSERT_TRUE(outcome.attached);
+  ASSERT_TRUE(session.watch_calls(calls));
+  EXPECT_EQ(state.callbacks_enabled.size(), 2U);
+  EXPECT_EQ(state.disabled, (std::vector<CUpti_ActivityKind>{
+                                CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
+                                CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION}));
+  state.calls.clear();
+  make_call(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 20); // before any tag: not ours
+  session.push(tag_kind::iteration, 4);
+  make_call(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 21);
+  make_call(CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020, 22);
+  session.pop(tag_kind::iteration);
+  // The tag no longer goes to CUPTI as an external-correlation id.
+  EXPECT_EQ(calls_to(iteration_push(4)) + calls_to(iteration_pop()), 0);
+
+  const activity_log log = session.detach();
+  ASSERT_EQ(log.tags.size(), 2U);
+  EXPECT_EQ(log.tags[0].kind, tag_kind::iteration);
+  EXPECT_EQ(log.tags[0].id, 4U);
+  EXPECT_EQ(log.tags[0].correlation_id, 21U);
+  ASSERT_EQ(log.api_calls.size(), 2U);
+  EXPECT_EQ(log.api_calls[0].correlation_id, 21U);
+  EXPECT_GT(log.api_calls[0].end, log.api_calls[0].start); // the host-gap rule reads the end
+  EXPECT_EQ(log.api_calls[0].api_kind, CUPTI_ACTIVITY_KIND_RUNTIME);
+  EXPECT_EQ(log.api_calls[1].wait.kind, host_wait_kind::synchronize);
+  EXPECT_EQ(log.api_calls[1].wait.name, "cudaStreamSynchronize");
+  ASSERT_EQ(log.gpu.size(), 1U);
+  // Detaching turns the callbacks off before it lets CUPTI go.
+  const auto off = std::find(state.calls.begin(), state.calls.end(), "callback off");
+  const auto unsubscribe = std::find(state.calls.begin(), state.calls.end(), "unsubscribe");
+  EXPECT_EQ(calls_to("callback off"), 2);
+  EXPECT_LT(off, unsubscribe);
+}
+
+TEST_F(watching_test, a_look_at_the_records_so_far_holds_the_watched_calls) {
+  attach_outcome outcome;
+  cupti_session session(library, outcome);
+  ASSERT_TRUE(session.watch_calls(calls));
+  session.push(tag_kind::flush, 2);
+  make_call(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 30);
+  session.pop(tag_kind::flush);
+  const activity_log so_far = session.records_so_far();
+  ASSERT_EQ(so_far.tags.size(), 1U);
+  EXPECT_EQ(so_far.tags[0].kind, tag_kind::flush);
+  EXPECT_EQ(session.detach().tags.size(), 1U); // the look took nothing away
+}
+
+TEST_F(watching_test, nested_tags_tag_a_call_with_the_innermost) {
+  attach_outcome outcome;
+  cupti_session session(library, outcome);
+  ASSERT_TRUE(session.watch_calls(calls));
+  session.push(tag_kind::iteration, 1);
+  session.push(tag_kind::internal, 9);
+  make_call(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 40);
+  session.pop(tag_kind::internal);
+  make_call(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 41);
+  session.pop(tag_kind::iteration);
+  const activity_log log = session.detach();
+  ASSERT_EQ(log.tags.size(), 2U);
+  EXPECT_EQ(log.tags[0].kind, tag_kind::internal);
+  EXPECT_EQ(log.tags[1].kind, tag_kind::iteration);
+}
+
+TEST_F(watching_test, without_the_callback_entry_points_every_call_is_recorded_as_before) {
+  library.enable_callback = nullptr;
+  attach_outcome outcome;
+  cupti_session session(library, outcome);
+  EXPECT_FALSE(session.watch_calls(calls));
+  EXPECT_TRUE(state.disabled.empty());
+  session.push(tag_kind::iteration, 1); // still an external-correlation id
+  session.pop(tag_kind::iteration);
+  EXPECT_EQ(calls_to(iteration_push(1)), 1);
+  EXPECT_EQ(calls_to(iteration_pop()), 1);
+}
+
+TEST_F(watching_test, a_callback_that_cannot_be_enabled_leaves_every_call_recorded) {
+  state.enable_callback_fails_at = 1;
+  attach_outcome outcome;
+  cupti_session session(library, outcome);
+  EXPECT_FALSE(session.watch_calls(calls));
+  EXPECT_TRUE(state.disabled.empty());
+  EXPECT_EQ(calls_to("callback off"), 1); // the one enabled before the failure
+}
+
 // --- Sharing CUPTI with an idle torch.profiler (the subscription is the profiler's) ---
 
 class shared_cupti_test : public cupti_session_test {
@@ -319,6 +468,18 @@ TEST_F(shared_cupti_test, times_with_the_activity_api_alone_and_leaves_cupti_as_
   EXPECT_EQ(without(state.calls, "dropped"), expected);
   ASSERT_EQ(log.gpu.size(), 1U);
   EXPECT_EQ(log.names[log.gpu[0].name], "user_kernel");
+}
+
+TEST_F(shared_cupti_test, calls_are_never_watched_without_a_subscription_of_kerntime_s_own) {
+  library.enable_callback = fake_enable_callback;
+  library.get_timestamp = fake_get_timestamp;
+  attach_outcome outcome;
+  cupti_session session(library, outcome, grant());
+  ASSERT_TRUE(outcome.shared);
+  const std::vector<watched_call> calls = {
+      {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000}};
+  EXPECT_FALSE(session.watch_calls(calls));
+  EXPECT_TRUE(state.callbacks_enabled.empty());
 }
 
 TEST_F(shared_cupti_test, without_nanosecond_timestamps_cupti_is_not_shared) {

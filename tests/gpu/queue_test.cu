@@ -97,6 +97,36 @@ TEST_F(queue, work_that_synchronizes_is_said_to_and_does_not_wait_for_the_timeou
   EXPECT_LT(wall.count(), 1.0); // one timeout per trial was 5 s
 }
 
+TEST_F(queue, work_that_starts_to_synchronize_only_in_the_trials_is_released_and_said_to) {
+  // The calls before the trials do not wait, so the trials are queued in chunks behind the
+  // blocking kernel; the first synchronize inside a chunk must release it, not wait it out.
+  protocol p;
+  p.backend = backend_request::cupti;
+  p.trials = 2;
+  p.repeats = 20;
+  int calls = 0;
+  const auto started = std::chrono::steady_clock::now();
+  const measurement_result r = measure(
+      [&](cudaStream_t stream, int) {
+        testkit::launch_spin(stream, std::chrono::microseconds(5));
+        // The warm-up, the first call and the two that compare input sets do not wait.
+        if (++calls > p.warmup + 3) {
+          KT_CUDA_CHECK(cudaStreamSynchronize(stream));
+        }
+      },
+      p);
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
+  ASSERT_EQ(r.backend, timing_backend::cupti);
+  EXPECT_EQ(r.work.synchronizing_iterations, p.trials * p.repeats);
+  EXPECT_EQ(r.work.synchronizing_calls, std::vector<std::string>{"cudaStreamSynchronize"});
+  EXPECT_TRUE(
+      has_warning_containing(r, "the work synchronizes with the host: cudaStreamSynchronize"))
+      << warnings_of(r);
+  EXPECT_FALSE(has_warning_containing(r, "timeout")) << warnings_of(r);
+  std::printf("work that synchronizes from the trials on: wall %.3f s\n", wall.count());
+  EXPECT_LT(wall.count(), 1.0);
+}
+
 TEST_F(queue, with_events_work_that_synchronizes_loses_the_blocking_kernel_after_one_stall) {
   protocol p;
   p.backend = backend_request::events;
