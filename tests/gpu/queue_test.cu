@@ -66,9 +66,10 @@ TEST_F(queue, two_thousand_tiny_kernels_per_trial_finish_without_the_timeout) {
               r.trials.size(), r.wall_seconds, gpu, r.wall_seconds / gpu, r.work.launch_queue_depth,
               r.work.queue_chunk_iterations, r.work.host_gap_iterations, r.work.judged_iterations,
               r.work.longest_host_gap_ns / 1e3);
-  // Before: 12.7 s (every trial on the 1 s timeout). The issue's target, 1.5 × the GPU time,
-  // is missed on the H200 (0.66 s for 0.32 s, docs/queue.md): with a 2-launch iteration the host
-  // queues more slowly under CUPTI than the GPU runs it, which no queueing can hide.
+  // Before: 12.7 s (every trial on the 1 s timeout). On the H200 (docs/queue.md) this test read
+  // 0.63 s for 0.32 s and 0.58 s once the trials watched calls instead of recording every API
+  // call; the issue's 1.5 × target is judged on the CLI command there, not here (a timed test
+  // would flake on a shared machine).
   EXPECT_LT(r.wall_seconds, 1.0);
 }
 
