@@ -53,17 +53,15 @@ CUpti_ActivityKind api_kind_of(CUpti_CallbackDomain domain) {
 
 std::vector<watched_call> calls_to_watch(const activity_log& first_calls) {
   std::vector<watched_call> calls;
-  for (const CUpti_CallbackId cbid : runtime_launches) {
-    calls.push_back({CUPTI_CB_DOMAIN_RUNTIME_API, cbid});
-  }
-  for (const CUpti_CallbackId cbid : driver_launches) {
-    calls.push_back({CUPTI_CB_DOMAIN_DRIVER_API, cbid});
-  }
-  for (const CUpti_ActivityKind kind : {CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER}) {
-    for (const std::uint32_t cbid : host_wait_cbids(kind)) {
-      calls.push_back({domain_of(kind), cbid});
+  const auto add = [&](CUpti_CallbackDomain domain, const auto& cbids) {
+    for (const auto cbid : cbids) {
+      calls.push_back({domain, cbid});
     }
-  }
+  };
+  add(CUPTI_CB_DOMAIN_RUNTIME_API, runtime_launches);
+  add(CUPTI_CB_DOMAIN_DRIVER_API, driver_launches);
+  add(CUPTI_CB_DOMAIN_RUNTIME_API, host_wait_cbids(CUPTI_ACTIVITY_KIND_RUNTIME));
+  add(CUPTI_CB_DOMAIN_DRIVER_API, host_wait_cbids(CUPTI_ACTIVITY_KIND_DRIVER));
   // The calls whose correlation id a GPU record carries: the ones that launched it.
   std::unordered_set<std::uint32_t> launched;
   for (const gpu_activity& a : first_calls.gpu) {

@@ -19,6 +19,7 @@ namespace kerntime::detail {
 struct watched_call {
   CUpti_CallbackDomain domain = CUPTI_CB_DOMAIN_INVALID;
   CUpti_CallbackId cbid = 0;
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy misreads the defaulted comparison
   auto operator<=>(const watched_call&) const = default;
 };
 

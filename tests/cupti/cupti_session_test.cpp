@@ -607,9 +607,10 @@ TEST_F(shared_cupti_test, every_tag_kerntime_pushed_passes_the_tripwire) {
   testing::activity_buffer records;
   for (std::uint32_t id = 1; id <= 3; ++id) {
     records.flush_tag(id, 100 + id);
-    records.memset(id * 1000, id * 1000 + 50, 100 + id);
+    const std::uint64_t at = std::uint64_t{id} * 1000;
+    records.memset(at, at + 50, 100 + id);
     records.iteration_tag(id, 200 + id);
-    records.kernel("user_kernel", id * 1000 + 100, id * 1000 + 200, 200 + id);
+    records.kernel("user_kernel", at + 100, at + 200, 200 + id);
   }
   records.tag(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, 1, 300);
   records.kernel("clock_check", 9000, 9100, 300);
