@@ -269,6 +269,10 @@ for line in lines:
             "none", "kerntime_kinds_tags", "tags_without_api_kinds"):
         row(f"launch us ({f['kinds']}); tags delivered", f"{num('launch_us'):.3g}; "
             f"{f['external_correlation_records']}")
+    elif bench == "launch_cost" and f["round"] == "2" and f["kinds"] in (
+            "callback_tags", "kerntime_kinds_tags_5_runtime_calls", "callback_tags_5_runtime_calls"):
+        row(f"launch us ({f['kinds']}); kernels left untagged", f"{num('launch_us'):.3g}; "
+            f"{f['kernels_without_callback_tag']}")
     elif bench == "torch_launch_cost" and f["round"] == "2":
         row(f"torch.topk host us ({f['kinds']})", f["topk_host_us"])
     elif bench == "perturbation":
