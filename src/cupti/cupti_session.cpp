@@ -164,13 +164,14 @@ cupti_session::cupti_session(const cupti_library& cupti, attach_outcome& outcome
   attached_ = true;
   // Registered on every attach: a profiler sharing CUPTI registers its own callbacks (buffers
   // and timestamps) whenever it prepares a trace, and CUPTI keeps only the last ones.
-  if (const CUptiResult r = cupti_.activity_register_timestamp_callback(realtime_ns);
-      r != CUPTI_SUCCESS && shared_) {
+  const CUptiResult clock_registered = cupti_.activity_register_timestamp_callback(realtime_ns);
+  if (clock_registered != CUPTI_SUCCESS && shared_) {
     // Without nanosecond timestamps a shared measurement would be in the profiler's units.
     // Under kerntime's own subscription CUPTI's default clock is already nanoseconds.
-    fail("cuptiActivityRegisterTimestampCallback", r);
+    fail("cuptiActivityRegisterTimestampCallback", clock_registered);
     return;
   }
+  records_use_realtime_ = clock_registered == CUPTI_SUCCESS;
   if (const CUptiResult r = cupti_.activity_register_callbacks(request_buffer, buffer_completed);
       r != CUPTI_SUCCESS) {
     fail("cuptiActivityRegisterCallbacks", r);
@@ -257,8 +258,13 @@ void cupti_session::on_watched_call(CUpti_CallbackDomain domain, CUpti_CallbackI
   if (stack.depth == 0) {
     return; // not made inside kerntime's tags: what it launches stays untagged
   }
+  // On the records' clock: the host-gap rule compares a call's end with GPU timestamps.
   std::uint64_t now = 0;
-  cupti_.get_timestamp(&now);
+  if (records_use_realtime_) {
+    now = realtime_ns();
+  } else {
+    cupti_.get_timestamp(&now);
+  }
   try {
     const std::lock_guard lock(watched_mutex_);
     if (call.callbackSite == CUPTI_API_ENTER) {

@@ -82,6 +82,7 @@ private:
   bool attached_ = false;
   bool shared_ = false;
   std::vector<watched_call> watched_; // empty: every API call is an activity record
+  bool records_use_realtime_ = false; // CUPTI stamps records with kerntime's realtime_ns
   pushed_tags pushed_;                // the measuring thread's pushes; read by it alone
   std::mutex mutex_; // guards log_, decoder_, decode_error_, foreign_tags_, foreign_buffers_
   activity_log log_;

@@ -354,7 +354,9 @@ TEST_F(watching_test, the_trials_tag_through_callbacks_and_stop_recording_every_
   EXPECT_EQ(log.tags[0].correlation_id, 21U);
   ASSERT_EQ(log.api_calls.size(), 2U);
   EXPECT_EQ(log.api_calls[0].correlation_id, 21U);
-  EXPECT_GT(log.api_calls[0].end, log.api_calls[0].start); // the host-gap rule reads the end
+  // The host-gap rule reads the end, on the records' clock: kerntime's realtime_ns.
+  EXPECT_GE(log.api_calls[0].end, log.api_calls[0].start);
+  EXPECT_GT(log.api_calls[0].start, std::uint64_t{1'000'000'000} * 1'000'000'000);
   EXPECT_EQ(log.api_calls[0].api_kind, CUPTI_ACTIVITY_KIND_RUNTIME);
   EXPECT_EQ(log.api_calls[1].wait.kind, host_wait_kind::synchronize);
   EXPECT_EQ(log.api_calls[1].wait.name, "cudaStreamSynchronize");
@@ -364,6 +366,21 @@ TEST_F(watching_test, the_trials_tag_through_callbacks_and_stop_recording_every_
   const auto unsubscribe = std::find(state.calls.begin(), state.calls.end(), "unsubscribe");
   EXPECT_EQ(calls_to("callback off"), 2);
   EXPECT_LT(off, unsubscribe);
+}
+
+TEST_F(watching_test, without_kerntime_s_clock_a_watched_call_reads_cupti_s) {
+  state.timestamp_result = CUPTI_ERROR_NOT_SUPPORTED; // records then carry CUPTI's own clock
+  attach_outcome outcome;
+  cupti_session session(library, outcome);
+  ASSERT_TRUE(outcome.attached);
+  ASSERT_TRUE(session.watch_calls(calls));
+  session.push(tag_kind::iteration, 1);
+  make_call(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 50);
+  session.pop(tag_kind::iteration);
+  const activity_log log = session.detach();
+  ASSERT_EQ(log.api_calls.size(), 1U);
+  EXPECT_EQ(log.api_calls[0].start, 1010U); // the fake cuptiGetTimestamp's ticks
+  EXPECT_EQ(log.api_calls[0].end, 1020U);
 }
 
 TEST_F(watching_test, a_look_at_the_records_so_far_holds_the_watched_calls) {

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 
 #include "cuda_check.hpp"
 #include "fill_kernel.hpp"
@@ -93,9 +94,37 @@ TEST_F(queue, work_that_synchronizes_is_said_to_and_does_not_wait_for_the_timeou
       r, "the work synchronizes with the host: cudaStreamSynchronize in every iteration"))
       << warnings_of(r);
   EXPECT_FALSE(has_warning_containing(r, "timeout")) << warnings_of(r);
-  std::printf("synchronizing work: wall %.3f s for %d iterations; median %.2f us\n", wall.count(),
-              measured, r.latency_ns / 1e3);
+  std::printf("synchronizing work: wall %.3f s for %d iterations; median %.2f us; host gaps %d "
+              "of %d\n",
+              wall.count(), measured, r.latency_ns / 1e3, r.work.host_gap_iterations,
+              r.work.judged_iterations);
   EXPECT_LT(wall.count(), 1.0); // one timeout per trial was 5 s
+}
+
+TEST_F(queue, an_iteration_the_host_was_late_for_is_a_host_gap_on_the_records_clock) {
+  // The work waits for the GPU, then the host sleeps before the next iteration's flush: the GPU
+  // idles ~200 us before every iteration but the first of a trial, because the host was late.
+  // The rule compares the flush launch's end (a watched call in the trials) with GPU timestamps,
+  // so a call end on another clock would hide every gap.
+  protocol p;
+  p.backend = backend_request::cupti;
+  p.trials = 2;
+  p.repeats = 20;
+  const measurement_result r = measure(
+      [](cudaStream_t stream, int) {
+        testkit::launch_spin(stream, std::chrono::microseconds(5));
+        KT_CUDA_CHECK(cudaStreamSynchronize(stream));
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      },
+      p);
+  ASSERT_EQ(r.backend, timing_backend::cupti);
+  const int measured = p.trials * p.repeats;
+  EXPECT_EQ(r.work.judged_iterations, measured);
+  EXPECT_GE(r.work.host_gap_iterations, measured - p.trials);
+  EXPECT_GE(r.work.longest_host_gap_ns, 150'000.0);
+  std::printf("host late by 200 us: host gaps %d of %d, longest %.1f us\n",
+              r.work.host_gap_iterations, r.work.judged_iterations,
+              r.work.longest_host_gap_ns / 1e3);
 }
 
 TEST_F(queue, work_that_starts_to_synchronize_only_in_the_trials_is_released_and_said_to) {
