@@ -76,10 +76,13 @@ CUpti_SubscriberHandle attach_cupti_steps(const detail::cupti_library& cupti,
   return subscriber;
 }
 
-// Disables `kinds`, flushes the buffers (to `completed`), unsubscribes and finalizes.
+// Disables `kinds`, flushes the buffers (to `completed`), unsubscribes and finalizes (unless
+// `finalize` is false: CUPTI then stays initialised, as it would between measurements that kept
+// it).
 template <typename Step>
 void detach_cupti_steps(const detail::cupti_library& cupti, CUpti_SubscriberHandle subscriber,
-                        const std::vector<CUpti_ActivityKind>& kinds, Step step) {
+                        const std::vector<CUpti_ActivityKind>& kinds, Step step,
+                        bool finalize = true) {
   step("disable_all", [&] {
     for (const CUpti_ActivityKind kind : kinds) {
       cupti.activity_disable(kind);
@@ -87,7 +90,9 @@ void detach_cupti_steps(const detail::cupti_library& cupti, CUpti_SubscriberHand
   });
   step("flush_all", [&] { cupti.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED); });
   step("unsubscribe", [&] { cupti.unsubscribe(subscriber); });
-  step("finalize", [&] { cupti.finalize(); });
+  if (finalize) {
+    step("finalize", [&] { cupti.finalize(); });
+  }
 }
 
 } // namespace kerntime::bench

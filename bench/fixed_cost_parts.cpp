@@ -1,8 +1,10 @@
 // The parts of a measurement's fixed cost, one at a time (host_phases says how much each phase
 // took; this says what inside a phase costs it): the resources `prepare` makes and frees (the
 // flush buffer, the telemetry probe, the blocking kernel, the stall watchdog), the telemetry read
-// around one trial, and CUPTI's attach and detach step by step (subscribe, each activity kind
-// enabled in kerntime's order, disable, forced flush, unsubscribe, finalize). Median of 7 of each.
+// around one trial, what a launch costs before CUPTI, after its finalize and while it is kept
+// initialised between attaches, and CUPTI's attach and detach step by step (subscribe, each
+// activity kind enabled in kerntime's order, disable, forced flush, unsubscribe, finalize). Median
+// of 7 of each.
 
 #include <cuda_runtime_api.h>
 #include <cupti.h>
@@ -26,6 +28,7 @@
 #include "measure/blocking_kernel.hpp"
 #include "measure/stall_watchdog.hpp"
 #include "result_line.hpp"
+#include "spin_kernel.hpp"
 #include "telemetry/telemetry_probe.hpp"
 
 namespace {
@@ -57,9 +60,10 @@ void CUPTIAPI drop_buffer(CUcontext /*context*/, std::uint32_t /*stream*/, std::
   std::free(buffer);
 }
 
-// Timed steps of one attach and detach, in order, each a (name, ms) pair.
+// Timed steps of one attach and detach, in order, each a (name, ms) pair. Without `finalize`,
+// CUPTI stays initialised after the detach (what keeping it between measurements would cost).
 std::vector<std::pair<std::string, double>> cupti_steps(const kerntime::detail::cupti_library& c,
-                                                        cudaStream_t stream) {
+                                                        cudaStream_t stream, bool finalize) {
   const std::vector<CUpti_ActivityKind> kinds = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
                                                  CUPTI_ACTIVITY_KIND_MEMSET,
                                                  CUPTI_ACTIVITY_KIND_MEMCPY,
@@ -78,8 +82,36 @@ std::vector<std::pair<std::string, double>> cupti_steps(const kerntime::detail::
     kerntime::detail::launch_empty_kernels(stream, 1);
     KT_CUDA_CHECK(cudaStreamSynchronize(stream));
   });
-  kerntime::bench::detach_cupti_steps(c, subscriber, kinds, timed);
+  kerntime::bench::detach_cupti_steps(c, subscriber, kinds, timed, finalize);
   return steps;
+}
+
+// What an empty kernel costs with CUPTI detached: the host's launch time and the GPU's time per
+// kernel, 1,000 launched back to back behind a spin kernel (so the GPU runs them without waiting
+// for the host). DESIGN: kernels stay instrumented until cuptiFinalize.
+void print_launch_costs(const char* when, cudaStream_t stream) {
+  constexpr int launches = 1000;
+  cudaEvent_t before = nullptr;
+  cudaEvent_t after = nullptr;
+  KT_CUDA_CHECK(cudaEventCreate(&before));
+  KT_CUDA_CHECK(cudaEventCreate(&after));
+  kerntime::detail::launch_empty_kernels(stream, 10);
+  kerntime::testkit::launch_spin(stream, std::chrono::milliseconds(30));
+  KT_CUDA_CHECK(cudaEventRecord(before, stream));
+  const auto start = clock_type::now();
+  kerntime::detail::launch_empty_kernels(stream, launches);
+  const double host_ms = ms_since(start);
+  KT_CUDA_CHECK(cudaEventRecord(after, stream));
+  KT_CUDA_CHECK(cudaStreamSynchronize(stream));
+  float gpu_ms = 0;
+  KT_CUDA_CHECK(cudaEventElapsedTime(&gpu_ms, before, after));
+  KT_CUDA_CHECK(cudaEventDestroy(before));
+  KT_CUDA_CHECK(cudaEventDestroy(after));
+  kerntime::bench::result_line("launch_after_detach")
+      .add("when", when)
+      .add("host_us_per_launch", host_ms * 1e3 / launches)
+      .add("gpu_us_per_kernel", static_cast<double>(gpu_ms) * 1e3 / launches)
+      .print();
 }
 
 } // namespace
@@ -128,8 +160,9 @@ int main() try {
     return 1;
   }
   const detail::cupti_library& cupti = *std::get<const detail::cupti_library*>(loaded);
+  print_launch_costs("before_cupti", stream);
   for (int round = 1; round <= 3; ++round) { // round 1 pays CUPTI's first initialisation
-    for (const auto& [name, ms] : cupti_steps(cupti, stream)) {
+    for (const auto& [name, ms] : cupti_steps(cupti, stream, true)) {
       bench::result_line("fixed_cost_cupti")
           .add("round", static_cast<double>(round))
           .add("step", name)
@@ -137,6 +170,21 @@ int main() try {
           .print();
     }
   }
+  print_launch_costs("after_finalize", stream);
+  // CUPTI kept initialised between attaches (no cuptiFinalize): what attaching again costs, and
+  // what a launch costs in between (a kept CUPTI would cost the user's code between measurements).
+  for (int round = 1; round <= 3; ++round) {
+    for (const auto& [name, ms] : cupti_steps(cupti, stream, false)) {
+      bench::result_line("fixed_cost_cupti_kept")
+          .add("round", static_cast<double>(round))
+          .add("step", name)
+          .add("ms", ms)
+          .print();
+    }
+    print_launch_costs("kept_initialised", stream);
+  }
+  cupti.finalize();
+  print_launch_costs("kept_then_finalized", stream);
   KT_CUDA_CHECK(cudaStreamDestroy(stream));
   return 0;
 } catch (const std::exception& e) {
