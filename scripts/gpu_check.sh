@@ -265,6 +265,13 @@ for line in lines:
     elif bench == "fixed_cost_cupti" and f["round"] == "2" and f["step"] in (
             "subscribe", "first_launch", "finalize"):
         row(f"fixed cost ms: CUPTI {f['step']}, second attach in the process", f"{num('ms'):.3g}")
+    elif bench == "fixed_cost_cupti_kept" and f["round"] == "2" and f["step"] in (
+            "subscribe", "first_launch"):
+        row(f"fixed cost ms: CUPTI {f['step']}, kept initialised (not kerntime's way)",
+            f"{num('ms'):.3g}")
+    elif bench == "launch_after_detach":
+        row(f"empty launch host us / GPU us ({f['when']})",
+            f"{num('host_us_per_launch'):.3g} / {num('gpu_us_per_kernel'):.3g}")
     elif bench == "launch_cost" and f["round"] == "2" and f["kinds"] in (
             "none", "kerntime_kinds_tags", "tags_without_api_kinds"):
         row(f"launch us ({f['kinds']}); tags delivered", f"{num('launch_us'):.3g}; "
