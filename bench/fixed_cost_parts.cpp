@@ -116,11 +116,73 @@ void print_launch_costs(const char* when, cudaStream_t stream) {
 
 } // namespace
 
-int main() try {
+// DESIGN: a CUDA graph launched between disabling CUPTI's activity and cuptiFinalize failed with
+// "unspecified launch failure" every time. Whether it still does, and whether it does once the
+// detach has also unsubscribed and CUPTI is only kept initialised (what keeping CUPTI between
+// measurements would expose the user's graphs to): one graph of one empty kernel, launched and
+// waited for. A failure breaks the context, so each case runs in a process of its own.
+// `when`: disabled (launched after the disable, before unsubscribing), kept (after unsubscribing,
+// CUPTI not finalized), or captured_under_cupti (captured and instantiated while CUPTI was
+// attached, launched after the disable).
+int graph_launch_check(const kerntime::detail::cupti_library& cupti, cudaStream_t stream,
+                       const std::string& when) {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  const auto capture = [&] {
+    KT_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    kerntime::detail::launch_empty_kernels(stream, 1);
+    KT_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    KT_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  };
+  if (when != "captured_under_cupti") {
+    capture();
+  }
+  const std::vector<CUpti_ActivityKind> kinds = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+                                                 CUPTI_ACTIVITY_KIND_RUNTIME,
+                                                 CUPTI_ACTIVITY_KIND_DRIVER};
+  constexpr auto untimed = [](const std::string& /*name*/, const auto& step) { step(); };
+  const CUpti_SubscriberHandle subscriber =
+      kerntime::bench::attach_cupti_steps(cupti, kinds, drop_buffer, untimed);
+  if (when == "captured_under_cupti") {
+    capture();
+  }
+  KT_CUDA_CHECK(cudaGraphLaunch(exec, stream)); // under CUPTI: fine
+  KT_CUDA_CHECK(cudaStreamSynchronize(stream));
+  for (const CUpti_ActivityKind kind : kinds) {
+    cupti.activity_disable(kind);
+  }
+  cupti.activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  if (when == "kept") {
+    cupti.unsubscribe(subscriber); // and no cuptiFinalize: CUPTI stays initialised
+  }
+  const cudaError_t launched = cudaGraphLaunch(exec, stream);
+  const cudaError_t finished = cudaStreamSynchronize(stream);
+  kerntime::bench::result_line("graph_launch_check")
+      .add("when", when)
+      .add("launch", cudaGetErrorName(launched))
+      .add("synchronize", cudaGetErrorName(finished))
+      .print();
+  if (when != "kept") {
+    cupti.unsubscribe(subscriber);
+  }
+  cupti.finalize();
+  return launched == cudaSuccess && finished == cudaSuccess ? 0 : 3;
+}
+
+int main(int argc, char** argv) try {
   using namespace kerntime;
   cudaStream_t stream = nullptr;
   KT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   KT_CUDA_CHECK(cudaFree(nullptr)); // the context, before anything is timed
+  if (argc == 3 && std::string(argv[1]) == "--graph-launch-check") {
+    // --graph-launch-check disabled|kept|captured_under_cupti
+    auto loaded = detail::load_cupti();
+    if (const auto* why = std::get_if<std::string>(&loaded)) {
+      std::fprintf(stderr, "fixed_cost_parts: CUPTI could not be loaded: %s\n", why->c_str());
+      return 1;
+    }
+    return graph_launch_check(*std::get<const detail::cupti_library*>(loaded), stream, argv[2]);
+  }
 
   print("flush_buffer_made", median_ms([] { detail::l2_flush flush(0); }));
   {
