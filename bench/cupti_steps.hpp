@@ -25,9 +25,6 @@ inline void CUPTIAPI request_cupti_buffer(std::uint8_t** buffer, std::size_t* si
   *max_records = 0;
 }
 
-inline void CUPTIAPI ignore_cupti_callback(void* /*userdata*/, CUpti_CallbackDomain /*domain*/,
-                                           CUpti_CallbackId /*cbid*/, const void* /*data*/) {}
-
 inline void check_cupti(CUptiResult result, const char* call) {
   if (result != CUPTI_SUCCESS) {
     throw std::runtime_error(std::string(call) + " failed: " + std::to_string(result));
@@ -58,10 +55,10 @@ inline std::string kind_name(CUpti_ActivityKind kind) {
 // `kinds`; returns the subscriber.
 // `api_callback` is the subscription's callback (kerntime's ignores every call).
 template <typename Step>
-CUpti_SubscriberHandle attach_cupti_steps(const detail::cupti_library& cupti,
-                                          const std::vector<CUpti_ActivityKind>& kinds,
-                                          CUpti_BuffersCallbackCompleteFunc completed, Step step,
-                                          CUpti_CallbackFunc api_callback = ignore_cupti_callback) {
+CUpti_SubscriberHandle
+attach_cupti_steps(const detail::cupti_library& cupti, const std::vector<CUpti_ActivityKind>& kinds,
+                   CUpti_BuffersCallbackCompleteFunc completed, Step step,
+                   CUpti_CallbackFunc api_callback = detail::ignore_cupti_callback) {
   CUpti_SubscriberHandle subscriber = nullptr;
   step("subscribe",
        [&] { check_cupti(cupti.subscribe(&subscriber, api_callback, nullptr), "cuptiSubscribe"); });

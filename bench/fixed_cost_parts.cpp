@@ -222,29 +222,27 @@ int main(int argc, char** argv) try {
     return 1;
   }
   const detail::cupti_library& cupti = *std::get<const detail::cupti_library*>(loaded);
-  print_launch_costs("before_cupti", stream);
-  for (int round = 1; round <= 3; ++round) { // round 1 pays CUPTI's first initialisation
-    for (const auto& [name, ms] : cupti_steps(cupti, stream, true)) {
-      bench::result_line("fixed_cost_cupti")
-          .add("round", static_cast<double>(round))
-          .add("step", name)
-          .add("ms", ms)
-          .print();
+  // Three attaches and detaches (round 1 of the first series pays CUPTI's first
+  // initialisation), each step a line; `between` runs after each detach.
+  const auto attach_rounds = [&](const char* series, bool finalize, const auto& between) {
+    for (int round = 1; round <= 3; ++round) {
+      for (const auto& [name, ms] : cupti_steps(cupti, stream, finalize)) {
+        bench::result_line(series)
+            .add("round", static_cast<double>(round))
+            .add("step", name)
+            .add("ms", ms)
+            .print();
+      }
+      between();
     }
-  }
+  };
+  print_launch_costs("before_cupti", stream);
+  attach_rounds("fixed_cost_cupti", true, [] {});
   print_launch_costs("after_finalize", stream);
   // CUPTI kept initialised between attaches (no cuptiFinalize): what attaching again costs, and
   // what a launch costs in between (a kept CUPTI would cost the user's code between measurements).
-  for (int round = 1; round <= 3; ++round) {
-    for (const auto& [name, ms] : cupti_steps(cupti, stream, false)) {
-      bench::result_line("fixed_cost_cupti_kept")
-          .add("round", static_cast<double>(round))
-          .add("step", name)
-          .add("ms", ms)
-          .print();
-    }
-    print_launch_costs("kept_initialised", stream);
-  }
+  attach_rounds("fixed_cost_cupti_kept", false,
+                [&] { print_launch_costs("kept_initialised", stream); });
   cupti.finalize();
   print_launch_costs("kept_then_finalized", stream);
   KT_CUDA_CHECK(cudaStreamDestroy(stream));

@@ -5,14 +5,13 @@
 // Also the cost of attaching and detaching CUPTI (subscribe .. finalize), which every measurement
 // pays, and the records delivered by kind (do tags come without API records?). Launches are timed
 // in batches the GPU drains between, so no launch waits for a full queue.
-// Beside that, the other way to tag: a callback on the launch calls alone (CUPTI's callback API;
-// no API records, no external correlation), checked for covering every kernel, and both ways with
-// PyTorch's pattern of several cheap runtime calls around each launch (docs/queue.md).
+// Beside that, the engine's way to tag in its trials: callbacks on the calls it watches (CUPTI's
+// callback API; no API records, no external correlation), checked for covering every kernel, and
+// both ways with PyTorch's pattern of several cheap runtime calls around each launch
+// (docs/queue.md).
 
 #include <cuda_runtime_api.h>
 #include <cupti.h>
-#include <cupti_driver_cbid.h>
-#include <cupti_runtime_cbid.h>
 
 #include <algorithm>
 #include <array>
@@ -30,6 +29,7 @@
 
 #include "cuda_check.hpp"
 #include "cupti/cupti_library.hpp"
+#include "cupti/watched_calls.hpp"
 #include "cupti_steps.hpp"
 #include "flush/l2_flush.hpp"
 #include "kerntime/statistics.hpp"
@@ -62,9 +62,6 @@ struct tagged_call {
 };
 std::vector<tagged_call> tagged_calls;
 std::uint64_t current_tag = 0;
-CUptiResult (*get_timestamp)(std::uint64_t*) = nullptr;
-CUptiResult (*enable_callback)(std::uint32_t, CUpti_SubscriberHandle, CUpti_CallbackDomain,
-                               CUpti_CallbackId) = nullptr;
 
 void CUPTIAPI tag_launch(void* /*userdata*/, CUpti_CallbackDomain /*domain*/,
                          CUpti_CallbackId /*cbid*/, const void* data) {
@@ -74,7 +71,7 @@ void CUPTIAPI tag_launch(void* /*userdata*/, CUpti_CallbackDomain /*domain*/,
     return;
   }
   std::uint64_t now = 0;
-  get_timestamp(&now);
+  loaded_cupti->get_timestamp(&now);
   for (auto it = tagged_calls.rbegin(); it != tagged_calls.rend(); ++it) {
     if (it->correlation == call->correlationId) {
       it->end_ns = now;
@@ -83,25 +80,13 @@ void CUPTIAPI tag_launch(void* /*userdata*/, CUpti_CallbackDomain /*domain*/,
   }
 }
 
-// The launch calls, runtime and driver (a direct driver launch, as Triton makes, has no runtime
-// call around it).
-constexpr std::array<CUpti_CallbackId, 4> runtime_launches = {
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
-    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060};
-constexpr std::array<CUpti_CallbackId, 4> driver_launches = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz};
-
+// The calls the engine watches in its trials when the first calls saw only kernels: every launch
+// and every call that makes the host wait (cupti/watched_calls.hpp).
 void enable_launch_callbacks(CUpti_SubscriberHandle subscriber) {
-  for (const CUpti_CallbackId cbid : runtime_launches) {
-    kerntime::bench::check_cupti(enable_callback(1, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid),
-                                 "cuptiEnableCallback");
-  }
-  for (const CUpti_CallbackId cbid : driver_launches) {
-    kerntime::bench::check_cupti(enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, cbid),
-                                 "cuptiEnableCallback");
+  for (const auto& call : kerntime::detail::calls_to_watch({})) {
+    kerntime::bench::check_cupti(
+        loaded_cupti->enable_callback(1, subscriber, call.domain, call.cbid),
+        "cuptiEnableCallback");
   }
 }
 
@@ -166,7 +151,7 @@ public:
     const auto start = clock_type::now();
     subscriber_ = kerntime::bench::attach_cupti_steps(
         cupti_, kinds_, count_and_free, run_step,
-        callback_tags ? tag_launch : kerntime::bench::ignore_cupti_callback);
+        callback_tags ? tag_launch : kerntime::detail::ignore_cupti_callback);
     if (callback_tags) {
       enable_launch_callbacks(subscriber_);
     }
@@ -228,13 +213,9 @@ int main() try {
   }
   const cupti_library& cupti = *std::get<const cupti_library*>(loaded);
   loaded_cupti = &cupti;
-  std::string missing;
-  get_timestamp = reinterpret_cast<decltype(get_timestamp)>(
-      kerntime::detail::find_cupti_symbol(cupti.handle, "cuptiGetTimestamp", missing));
-  enable_callback = reinterpret_cast<decltype(enable_callback)>(
-      kerntime::detail::find_cupti_symbol(cupti.handle, "cuptiEnableCallback", missing));
-  if (!missing.empty()) {
-    std::fprintf(stderr, "launch_cost: CUPTI lacks %s\n", missing.c_str());
+  if (cupti.enable_callback == nullptr || cupti.get_timestamp == nullptr) {
+    std::fprintf(stderr, "launch_cost: the loaded CUPTI lacks cuptiEnableCallback or "
+                         "cuptiGetTimestamp; set KERNTIME_CUPTI_PATH to a CUPTI 13\n");
     return 1;
   }
   tagged_calls.reserve(1U << 20);

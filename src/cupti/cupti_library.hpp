@@ -45,8 +45,8 @@ struct cupti_library {
 // the loader's path, else the CUDA toolkit's usual folders. On failure: why, in words.
 [[nodiscard]] std::variant<const cupti_library*, std::string> load_cupti();
 
-// The callback a subscription that wants no callbacks registers (kerntime reads activity
-// records, and the counter pass subscribes only to initialise CUPTI).
+// The callback a subscription that wants no callbacks registers (the counter pass subscribes
+// only to initialise CUPTI; the benchmarks that price CUPTI's steps).
 void CUPTIAPI ignore_cupti_callback(void* userdata, CUpti_CallbackDomain domain,
                                     CUpti_CallbackId cbid, const void* data);
 

@@ -3,8 +3,6 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <array>
 #include <atomic>
@@ -56,11 +54,6 @@ struct tag_stack {
   std::size_t depth = 0;
 };
 thread_local tag_stack this_thread_tags;
-
-std::uint32_t this_thread_id() {
-  thread_local const auto id = static_cast<std::uint32_t>(::syscall(SYS_gettid));
-  return id;
-}
 
 // The subscription's callback: only the calls watch_calls enabled come here.
 void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
@@ -226,7 +219,8 @@ void cupti_session::pop(tag_kind kind) {
 }
 
 bool cupti_session::watch_calls(std::span<const watched_call> calls) {
-  if (!attached_ || shared_ || subscriber_ == nullptr || cupti_.enable_callback == nullptr ||
+  // Shared, there is no subscription of kerntime's own to call back through.
+  if (!attached_ || shared_ || cupti_.enable_callback == nullptr ||
       cupti_.get_timestamp == nullptr || calls.empty() || !watched_.empty()) {
     return false;
   }
@@ -271,8 +265,9 @@ void cupti_session::on_watched_call(CUpti_CallbackDomain domain, CUpti_CallbackI
       const pushed_tag& tag = stack.tags.at(stack.depth - 1);
       watched_tags_.push_back({tag.kind, tag.id, call.correlationId});
       const CUpti_ActivityKind api_kind = api_kind_of(domain);
-      watched_api_calls_.push_back({call.correlationId, this_thread_id(),
-                                    host_wait_of(api_kind, cbid), now, 0, api_kind, cbid});
+      // No thread: a watched call is always tagged, and only untagged work names its thread.
+      watched_api_calls_.push_back(
+          {call.correlationId, 0, host_wait_of(api_kind, cbid), now, 0, api_kind, cbid});
       return;
     }
     // The exit: the call is among the last few entered (only its nested calls came after).

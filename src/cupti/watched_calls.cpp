@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <unordered_set>
+#include <utility>
 
 #include "cupti/host_wait_calls.hpp"
 
@@ -27,28 +28,30 @@ constexpr std::array<CUpti_CallbackId, 6> driver_launches = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
     CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
 
+// The callback domain of each API activity kind.
+constexpr std::array<std::pair<CUpti_CallbackDomain, CUpti_ActivityKind>, 2> api_domains{{
+    {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_ACTIVITY_KIND_RUNTIME},
+    {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_ACTIVITY_KIND_DRIVER},
+}};
+
 CUpti_CallbackDomain domain_of(CUpti_ActivityKind api_kind) {
-  switch (api_kind) {
-  case CUPTI_ACTIVITY_KIND_RUNTIME:
-    return CUPTI_CB_DOMAIN_RUNTIME_API;
-  case CUPTI_ACTIVITY_KIND_DRIVER:
-    return CUPTI_CB_DOMAIN_DRIVER_API;
-  default:
-    return CUPTI_CB_DOMAIN_INVALID;
+  for (const auto& [domain, kind] : api_domains) {
+    if (kind == api_kind) {
+      return domain;
+    }
   }
+  return CUPTI_CB_DOMAIN_INVALID;
 }
 
 } // namespace
 
 CUpti_ActivityKind api_kind_of(CUpti_CallbackDomain domain) {
-  switch (domain) {
-  case CUPTI_CB_DOMAIN_RUNTIME_API:
-    return CUPTI_ACTIVITY_KIND_RUNTIME;
-  case CUPTI_CB_DOMAIN_DRIVER_API:
-    return CUPTI_ACTIVITY_KIND_DRIVER;
-  default:
-    return CUPTI_ACTIVITY_KIND_INVALID;
+  for (const auto& [ours, kind] : api_domains) {
+    if (ours == domain) {
+      return kind;
+    }
   }
+  return CUPTI_ACTIVITY_KIND_INVALID;
 }
 
 std::vector<watched_call> calls_to_watch(const activity_log& first_calls) {
