@@ -147,13 +147,20 @@ std::vector<double> float_values(const axis_override& o, const axis& a) {
     return std::move(*list);
   }
   const auto r = std::get<checked_range<double>>(given);
+  // The count from the span (bounded by values_or_range); the slack keeps `last` in the range
+  // despite rounding. Values are computed from the index, not accumulated, so 0.1 steps do not
+  // drift.
+  const auto count = static_cast<std::size_t>(std::floor((r.last - r.first) / r.step + 1e-9)) + 1;
   std::vector<double> values;
-  // Values are computed from the index, not accumulated, so 0.1 steps do not drift; the slack
-  // keeps `last` in the range despite rounding.
-  for (std::size_t i = 0;; ++i) {
+  values.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
     const double v = r.first + static_cast<double>(i) * r.step;
-    if (v > r.last + r.step * 1e-9) {
-      break;
+    // A step below the values' precision repeats a value (1e17 + 1 == 1e17 in a double).
+    if (!values.empty() && !(v > values.back())) {
+      throw invalid_argument(fmt::format(
+          "axis spec '-a {}': the step {} is below the precision of a double near {}, so the "
+          "range repeats the value {}; use a step of at least {}",
+          o.spec, r.step, v, v, std::nextafter(v, HUGE_VAL) - v));
     }
     values.push_back(v);
   }

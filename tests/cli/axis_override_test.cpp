@@ -79,6 +79,10 @@ TEST(axis_override, float_values_and_range) {
   const auto a = apply_axis_override(float_axis(), parse_axis_override("alpha=[0:0.3:0.1]"));
   ASSERT_EQ(a.floats().size(), 4u); // 0, 0.1, 0.2, 0.3: the last value survives rounding
   EXPECT_DOUBLE_EQ(a.floats()[3], 0.3);
+  // A one-value range at a magnitude where FIRST + STEP == FIRST ends (found by fuzz_axis_spec).
+  EXPECT_EQ(
+      apply_axis_override(float_axis(), parse_axis_override("alpha=[6e+185:6e+185:1]")).floats(),
+      (std::vector<double>{6e185}));
 }
 
 TEST(axis_override, string_value_is_taken_whole) {
@@ -148,6 +152,10 @@ TEST(axis_override, values_that_do_not_fit_the_axis) {
   EXPECT_NE(apply_error(float_axis(), "alpha[pow2]=3").find("[pow2] applies to int axes"),
             std::string::npos);
   EXPECT_NE(apply_error(float_axis(), "alpha=[0:1:0]").find("step must be above 0"),
+            std::string::npos);
+  // A step below the precision of a double near the values would repeat them.
+  EXPECT_NE(apply_error(float_axis(), "alpha=[100000000000000000:100000000000000032:1]")
+                .find("below the precision of a double near 1e+17"),
             std::string::npos);
   EXPECT_NE(apply_error(string_axis(), "mode=[a:b]").find("a range applies to int and float"),
             std::string::npos);
