@@ -114,8 +114,6 @@ void print_launch_costs(const char* when, cudaStream_t stream) {
       .print();
 }
 
-} // namespace
-
 // DESIGN: a CUDA graph launched between disabling CUPTI's activity and cuptiFinalize failed with
 // "unspecified launch failure" every time. Whether it still does, and whether it does once the
 // detach has also unsubscribed and CUPTI is only kept initialised (what keeping CUPTI between
@@ -168,6 +166,8 @@ int graph_launch_check(const kerntime::detail::cupti_library& cupti, cudaStream_
   cupti.finalize();
   return launched == cudaSuccess && finished == cudaSuccess ? 0 : 3;
 }
+
+} // namespace
 
 int main(int argc, char** argv) try {
   using namespace kerntime;

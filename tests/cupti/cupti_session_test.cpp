@@ -313,6 +313,13 @@ protected:
     data.callbackSite = CUPTI_API_EXIT;
     state.api_callback(nullptr, domain, cbid, &data);
   }
+  // A kernel launch call made inside one tag of `kind`.
+  static void launch_inside(cupti_session& session, tag_kind kind, std::uint64_t id,
+                            std::uint32_t correlation) {
+    session.push(kind, id);
+    make_call(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, correlation);
+    session.pop(kind);
+  }
   const std::vector<watched_call> calls = {
       {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000},
       {CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020}};
@@ -374,9 +381,7 @@ TEST_F(watching_test, without_kerntime_s_clock_a_watched_call_reads_cupti_s) {
   cupti_session session(library, outcome);
   ASSERT_TRUE(outcome.attached);
   ASSERT_TRUE(session.watch_calls(calls));
-  session.push(tag_kind::iteration, 1);
-  make_call(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 50);
-  session.pop(tag_kind::iteration);
+  launch_inside(session, tag_kind::iteration, 1, 50);
   const activity_log log = session.detach();
   ASSERT_EQ(log.api_calls.size(), 1U);
   EXPECT_EQ(log.api_calls[0].start, 1010U); // the fake cuptiGetTimestamp's ticks
@@ -387,9 +392,7 @@ TEST_F(watching_test, a_look_at_the_records_so_far_holds_the_watched_calls) {
   attach_outcome outcome;
   cupti_session session(library, outcome);
   ASSERT_TRUE(session.watch_calls(calls));
-  session.push(tag_kind::flush, 2);
-  make_call(CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, 30);
-  session.pop(tag_kind::flush);
+  launch_inside(session, tag_kind::flush, 2, 30);
   const activity_log so_far = session.records_so_far();
   ASSERT_EQ(so_far.tags.size(), 1U);
   EXPECT_EQ(so_far.tags[0].kind, tag_kind::flush);
