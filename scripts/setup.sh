@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev
   libbenchmark-dev libboost-dev libre2-dev pybind11-dev python3-dev python3-pytest python3-jsonschema
   libxml2-utils python3-pytest-xdist
+  ccache # compiles cached between builds and runs on this machine (README: CI times)
   chromium # the HTML report's browser test (tests/report/check_html_report.py)
   clang libclang-rt-14-dev # clang, libFuzzer and the sanitizers: scripts/fuzz.sh
   slurmctld slurmd slurm-client munge) # a one-node Slurm for the examples/slurm test (tests/slurm)
@@ -29,4 +30,5 @@ if [[ ! -x "$nvcc" ]]; then
 fi
 
 cmake --preset default -DCMAKE_CUDA_COMPILER="$nvcc" -DKERNTIME_BUILD_PYTHON=ON \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache \
   -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
