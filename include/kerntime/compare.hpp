@@ -20,6 +20,14 @@ enum class verdict { slower, faster, same, inconclusive };
 [[nodiscard]] std::string_view to_string(verdict v);
 [[nodiscard]] std::optional<verdict> parse_verdict(std::string_view text);
 
+// What the gate does with a change in time that the GPU clocks explain: the two sides' on-GPU
+// SM clocks differ beyond 3 % and the ratio in cycles does not confirm the verdict in time (a
+// power-capped run reads "slower" in time and "faster" in cycles). `warn` (the default): the
+// verdict reads "slower (clock)", the gate passes and says what to run next; `fail`: it fails.
+enum class clock_mismatch_rule { warn, fail };
+[[nodiscard]] std::string_view to_string(clock_mismatch_rule r);
+[[nodiscard]] std::optional<clock_mismatch_rule> parse_clock_mismatch_rule(std::string_view text);
+
 struct compare_options {
   double threshold = 0.02; // a change within ±2 % is "same" (docs/compare.md says why)
   double alpha = 0.05;     // the interval's confidence is 1 - alpha
@@ -32,6 +40,7 @@ struct compare_options {
   // of a run at a time (the pytest plugin, one test's results) turns this off: its comparison
   // may then hold no state, only states on one side or not compared.
   bool require_common_state = true;
+  clock_mismatch_rule on_clock_mismatch = clock_mismatch_rule::warn;
 };
 
 // "2%" or "0.02" as a fraction (0.02); nullopt when the text is neither a number nor a
@@ -72,8 +81,21 @@ struct state_comparison {
   std::optional<double> base_sm_clock_mhz; // median on-GPU clock over the side's trials
   std::optional<double> new_sm_clock_mhz;
   std::optional<double> cycles_ratio; // ratio × new clock / base clock, when both were measured
-  std::vector<std::string> notes;     // clocks differ, throttled trials, another timer, ...
+  // The clocks differ beyond 3 % and the interval in cycles does not give the same verdict as
+  // the interval in time: the verdict may be the clock's, not the code's.
+  bool clock_mismatch = false;
+  // The timer's step (the coarser side's; 0: not known) and the change in its steps. The
+  // interval is widened by a step on each side: a median of values that step by 32 ns is known
+  // to a step at best.
+  double timer_resolution_ns = 0;
+  std::optional<double> change_in_steps;
+  // True when this state fails the gate: slower, and not a clock mismatch the rule lets pass.
+  bool regression = false;
+  std::vector<std::string> notes; // clocks differ, throttled trials, another timer, ...
 };
+
+// The verdict as every output spells it: "slower", or "slower (clock)" for a clock mismatch.
+[[nodiscard]] std::string verdict_text(const state_comparison& s);
 
 struct comparison {
   std::vector<state_comparison> states; // base order
@@ -91,8 +113,13 @@ struct comparison {
                                  std::span<const result_set> changed,
                                  const compare_options& options = {});
 
-// True when some state got slower beyond the band with significance: what the gate exits 1 on.
+// True when some state got slower beyond the band with significance, unless the clocks explain it
+// and the clock-mismatch rule is `warn`: what the gate exits 1 on.
 [[nodiscard]] bool has_regression(const comparison& c);
+
+// One line for the gate's user when states read slower in time but not in cycles: how the rule
+// judged them and what to run next. Empty when there are none.
+[[nodiscard]] std::string clock_mismatch_advice(const comparison& c);
 
 // Markdown (regressions first), JSON with every number, JUnit XML (a testcase per state, a
 // failure per regression, states not compared as skipped) and CSV (a row per compared state).

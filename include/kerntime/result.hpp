@@ -69,6 +69,8 @@ enum class stop_reason {
   interval_reached, // stop_at_ci: the interval of the median got within the target
   max_trials,       // stop_at_ci: the trial bound came first
   max_time,         // stop_at_ci: the time bound came first
+  timer_resolution, // stop_at_ci: the timer's step alone is wider than the target (more trials
+                    // cannot narrow it)
 };
 [[nodiscard]] std::string_view to_string(stop_reason r);
 [[nodiscard]] std::optional<stop_reason> parse_stop_reason(std::string_view text);
@@ -80,8 +82,9 @@ struct stopping_summary {
                               // for a fixed warm-up)
   int trials = 0;             // kept trials
   stop_reason reason = stop_reason::trial_count;
-  // 95 % distribution-free interval of the median trial median (docs/statistics.md); none with
-  // fewer than 6 trials. half_width: its farther end from that median, as a fraction of it.
+  // 95 % distribution-free interval of the median trial median (docs/statistics.md), widened by
+  // the timer's step on each side; none with fewer than 6 trials. half_width: its farther end
+  // from that median, as a fraction of it.
   std::optional<confidence_interval> median_interval;
   std::optional<double> half_width;
 };
@@ -181,6 +184,10 @@ struct measurement_result {
   std::size_t flush_bytes = 0; // the flush size actually used (0 when flush_l2 is off)
   // CUPTI only: the flush's median GPU time per iteration (outside every sample); 0 otherwise.
   double flush_median_ns = 0;
+  // The timer's step, measured from what it reported: CUPTI's timestamps' common step (32 ns on
+  // an H200), CUDA events' smallest step between durations; 0 when not known. Every interval
+  // includes it (docs/statistics.md).
+  double timer_resolution_ns = 0;
 };
 
 } // namespace kerntime

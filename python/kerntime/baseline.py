@@ -87,7 +87,7 @@ class Baseline:
         runs = [session_report.benchmark_run(r) for r in pending]
         test = TestComparison([ComparedResult(r, run.state_name) for r, run in zip(pending, runs)])
         self.results.extend(test.results)
-        base_runs = [b for run in runs for b in self._runs.get(run.state_name, [])]
+        base_runs = [b for run in runs for b in self._base_runs(run.state_name)]
         try:
             comparison = _kerntime.compare_results(
                 _kerntime.ResultSet(self._context, base_runs),
@@ -110,6 +110,38 @@ class Baseline:
                     (why[len(name) + 2:] for why in comparison.not_compared
                      if why.startswith(name + ": ")), "not compared")
         return test
+
+    def _base_runs(self, name: str) -> List[Any]:
+        """The baseline's runs of the state `name`. A baseline written before test names were
+        relative to the config's folder may name it with a longer or shorter path to the test
+        file ("work/ops/test_ops.py::…" for "test_ops.py::…"): one such name, and only one, is
+        taken as the same state and renamed."""
+        if name in self._runs:
+            return self._runs[name]
+        older = [k for k in self._runs if k.endswith("/" + name) or name.endswith("/" + k)]
+        if len(older) != 1:
+            return []
+        runs = self._runs.pop(older[0])
+        for run in runs:
+            run.state_name = name
+        self._runs[name] = runs
+        return runs
+
+    def matched_nothing(self, session: Sequence[RecordedResult]) -> bool:
+        """True when the session recorded results, the baseline has states, and not one of
+        them was found in the baseline: the names do not fit (another suite, another layout)."""
+        return bool(session) and bool(self._runs) and not any(
+            c.not_compared != NOT_IN_BASELINE for c in self.results)
+
+    def nothing_matched(self, session: Sequence[RecordedResult]) -> str:
+        """The error when no result was found in the baseline, with a few names of each side."""
+        ours = sorted({session_report.state_name(r) for r in session})
+        theirs = sorted(self._runs)
+        return (f"kerntime: error: none of this session's {len(ours)} results is in the baseline "
+                f"{self.path} ({len(theirs)} states), so nothing was compared; this session: "
+                f"{', '.join(ours[:3])}{', …' if len(ours) > 3 else ''}; the baseline: "
+                f"{', '.join(theirs[:3])}{', …' if len(theirs) > 3 else ''}. Write the baseline "
+                "with --kerntime-json from the same tests, run from the same folder")
 
     def describe(self, state: "_kerntime.StateComparison") -> str:
         """One line: the state, the ratio NEW/BASE, its interval and the band."""
@@ -140,7 +172,7 @@ class Baseline:
             return None
         lines = [f"kerntime: slower than the baseline {self.path}:"]
         lines += ["  " + self.describe(c.state) for c in test.results
-                  if c.state is not None and c.state.verdict == "slower"]
+                  if c.state is not None and c.state.regression]
         return "\n".join(lines)
 
     @staticmethod
@@ -150,7 +182,7 @@ class Baseline:
         if state is None:
             return [(prefix + "not_compared", compared.not_compared)]
         properties: List[Tuple[str, Any]] = [
-            (prefix + "verdict", state.verdict),
+            (prefix + "verdict", state.verdict_text),
             (prefix + "ratio_vs_baseline", state.ratio),
             (prefix + "ratio_vs_baseline_low", state.ratio_low),
             (prefix + "ratio_vs_baseline_high", state.ratio_high),
@@ -174,7 +206,7 @@ class Baseline:
                   f"{counts['inconclusive']} inconclusive (band ±"
                   f"{100 * self.options.threshold:.1f} % or the state's floor)", False)]
         for verdict in ("slower", "inconclusive", "faster"):
-            lines += [(f"{verdict}: {self.describe(c.state)}", verdict == "slower")
+            lines += [(f"{c.state.verdict_text}: {self.describe(c.state)}", c.state.regression)
                       for c in compared if c.state.verdict == verdict]
         lines += [(f"{NOT_IN_BASELINE} (no verdict): {c.state_name}", False)
                   for c in self.results if c.not_compared == NOT_IN_BASELINE]

@@ -27,6 +27,8 @@ controller gathers every worker's results into the session's reports and the bas
 
 from __future__ import annotations
 
+import os
+import pathlib
 from typing import Any, Callable, List, Optional, Tuple
 
 import pytest
@@ -83,10 +85,50 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("kerntime_fail_on_regression") and not path:
         raise pytest.UsageError("--kerntime-fail-on-regression compares with a baseline: pass "
                                 "--kerntime-baseline FILE too (a --kerntime-json of a run)")
+    if path:
+        _refuse_report_over_baseline(config, path)
     # Read once, before any test runs: a baseline that cannot be used stops the session.
     config.stash[_baseline_key] = (
         Baseline(path, config.getoption("kerntime_threshold"), config.getoption("kerntime_alpha"))
         if path else None)
+
+
+def test_name(node: Any) -> str:
+    """The test's name in every report: its file relative to the folder of pytest's config file
+    (pytest.ini, pyproject.toml, …) or, without one, to the folder pytest was started in, then
+    the rest of its node id. Not pytest's node id itself: that is relative to pytest's rootdir,
+    which moves to the common folder of every existing path on the command line, so
+    ``--kerntime-baseline /elsewhere/pt.json`` renamed every test (docs/python.md)."""
+    config = node.config
+    base = config.inipath.parent if config.inipath else config.invocation_params.dir
+    path = pathlib.Path(node.path)
+    try:
+        relative = path.relative_to(base).as_posix()
+    except ValueError:  # a test file outside that folder
+        relative = pathlib.Path(os.path.relpath(path, base)).as_posix()
+    _, separator, rest = node.nodeid.partition("::")
+    return relative + separator + rest
+
+
+def _refuse_report_over_baseline(config: pytest.Config, baseline: str) -> None:
+    """A session report written over the baseline would lose the run it is compared with."""
+    for option in ("kerntime_json", "kerntime_md", "kerntime_html"):
+        report = config.getoption(option)
+        if report and _same_file(report, baseline):
+            flag = "--" + option.replace("_", "-")
+            raise pytest.UsageError(
+                f"{flag} {report} would replace the baseline {baseline}, which this session "
+                f"compares with; write the session's report to another file")
+
+
+def _same_file(a: str, b: str) -> bool:
+    """True when the two paths name one file: through '..', symbolic links or hard links."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist yet
+        return False
 
 
 class TestBench:
@@ -198,7 +240,7 @@ def kerntime_bench(request: pytest.FixtureRequest) -> Any:
     def record_property(name: str, value: Any) -> None:
         request.node.user_properties.append((name, value))
 
-    bencher = TestBench(request.node.nodeid, record_property,
+    bencher = TestBench(test_name(request.node), record_property,
                         request.config.stash[_recorded_key],
                         request.config.getoption("kerntime_top_kernels"),
                         request.config.getoption("kerntime_counters"))
@@ -288,6 +330,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         if baseline is not None:  # the same compare as the workers', for the one summary
             for test in session_report.by_test(config.stash[_recorded_key]):
                 baseline.compare_test(test)
+    baseline = config.stash.get(_baseline_key, None)
+    if baseline is not None and baseline.matched_nothing(config.stash[_recorded_key]):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
     json_path = config.getoption("kerntime_json")
     markdown_path = config.getoption("kerntime_md")
     html_path = config.getoption("kerntime_html")
@@ -316,5 +361,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if baseline is None:
         return
     terminalreporter.write_sep("-", "kerntime compared with the baseline")
+    if baseline.matched_nothing(recorded):
+        terminalreporter.write_line(baseline.nothing_matched(recorded), red=True)
     for line, regression in baseline.summary(recorded):
         terminalreporter.write_line(line, red=regression)

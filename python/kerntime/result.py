@@ -208,10 +208,17 @@ class Result:
     @property
     def stopping(self) -> Any:
         """Which stopping rule ran and what it reached: ``trials``, ``stopped_because``
-        ("trial_count", "interval_reached", "max_trials", "max_time"), ``median_interval`` (low,
+        ("trial_count", "interval_reached", "max_trials", "max_time",
+        "timer_resolution"), ``median_interval`` (low,
         high in ns and confidence; None with fewer than 6 trials), ``half_width`` (fraction of
         the median), ``warmup_iterations`` and ``warmup_settled``."""
         return self.measurement.stopping
+
+    @property
+    def timer_resolution_ns(self) -> float:
+        """The timer's step, measured from what it reported (32 ns for CUPTI on an H200); every
+        interval includes it. 0 when not known."""
+        return self.measurement.timer_resolution_ns
 
     @property
     def wall_seconds(self) -> float:

@@ -102,6 +102,11 @@ void bind_compare(py::module_& m) {
           "verdict", [](const state_comparison& s) { return std::string(to_string(s.outcome)); })
       .def_readonly("units_needed", &state_comparison::units_needed)
       .def_readonly("cycles_ratio", &state_comparison::cycles_ratio)
+      .def_readonly("clock_mismatch", &state_comparison::clock_mismatch)
+      .def_readonly("regression", &state_comparison::regression)
+      .def_property_readonly("verdict_text", &verdict_text)
+      .def_readonly("timer_resolution_ns", &state_comparison::timer_resolution_ns)
+      .def_readonly("change_in_steps", &state_comparison::change_in_steps)
       .def_readonly("notes", &state_comparison::notes);
 
   py::class_<comparison>(m, "Comparison")

@@ -199,7 +199,8 @@ void bind_measurement(py::module_& m) {
                                return phases;
                              })
       .def_readonly("flush_bytes", &measurement_result::flush_bytes)
-      .def_readonly("flush_median_ns", &measurement_result::flush_median_ns);
+      .def_readonly("flush_median_ns", &measurement_result::flush_median_ns)
+      .def_readonly("timer_resolution_ns", &measurement_result::timer_resolution_ns);
 }
 
 } // namespace

@@ -345,6 +345,54 @@ def test_an_unusable_baseline_or_option_is_a_usage_error(session, pytester, opti
     outcome.stdout.no_fnmatch_line("*passed*")  # no test ran
 
 
+@pytest.mark.parametrize("report", ["--kerntime-json=base.json", "--kerntime-json=./out/../base.json",
+                                    "--kerntime-md=link.json", "--kerntime-html=base.json"])
+def test_a_session_report_over_the_baseline_is_refused_before_any_test(session, pytester, report):
+    (pytester.path / "out").mkdir()
+    (pytester.path / "link.json").symlink_to(pytester.path / "base.json")
+    before = (pytester.path / "base.json").read_bytes()
+    outcome = session(1.0, "--kerntime-baseline=base.json", report)
+    assert outcome.ret == pytest.ExitCode.USAGE_ERROR
+    outcome.stderr.fnmatch_lines(["*would replace the baseline base.json*write the session's "
+                                  "report to another file*"])
+    outcome.stdout.no_fnmatch_line("*passed*")
+    assert (pytester.path / "base.json").read_bytes() == before
+
+
+def test_a_baseline_in_another_folder_compares_the_same_names(session, pytester):
+    # `--kerntime-baseline PATH` as two arguments: pytest's rootdir moves to the common folder of
+    # every existing path on the command line, and names made from node ids moved with it.
+    elsewhere = pytester.path.parent / f"{pytester.path.name}_elsewhere"
+    elsewhere.mkdir()
+    (pytester.path / "base.json").rename(elsewhere / "pt.json")
+    outcome = session(1.0, "--kerntime-baseline", str(elsewhere / "pt.json"),
+                      "--kerntime-json", str(elsewhere / "again.json"))
+    outcome.assert_outcomes(passed=2)
+    outcome.stdout.fnmatch_lines(["3 results compared with *pt.json: 0 slower, 0 faster, 3 same*"])
+    again = json.loads((elsewhere / "again.json").read_text())
+    assert KERNEL_STATE in [run["state_name"] for run in again["runs"]]
+
+
+def test_a_baseline_with_older_longer_names_is_still_compared(session, pytester):
+    base = pytester.path / "base.json"
+    base.write_text(base.read_text().replace('"test_benchmarks.py::', '"work/ops/test_benchmarks.py::'))
+    outcome = session(1.0, "--kerntime-baseline=base.json")
+    outcome.assert_outcomes(passed=2)
+    outcome.stdout.fnmatch_lines(["3 results compared with base.json: 0 slower, 0 faster, 3 same*"])
+    outcome.stdout.no_fnmatch_line("*in the baseline, not measured*")
+
+
+def test_a_baseline_that_matches_no_result_fails_the_session_with_names_of_both(session, pytester):
+    base = pytester.path / "base.json"
+    base.write_text(base.read_text().replace('test_benchmarks.py::test_', 'test_other_suite.py::op_'))
+    outcome = session(1.0, "--kerntime-baseline=base.json")
+    assert outcome.ret == pytest.ExitCode.TESTS_FAILED
+    outcome.stdout.fnmatch_lines([
+        "*kerntime: error: none of this session's 3 results is in the baseline base.json (3 "
+        "states)*this session: test_benchmarks.py::test_kernel/*the baseline: "
+        "test_other_suite.py::op_*"])
+
+
 def test_without_compare_in_the_build_the_baseline_is_a_usage_error(session, pytester):
     # A module built without Boost's headers has no compare_results, and says why.
     pytester.makeconftest('''

@@ -59,8 +59,9 @@ struct run_flags {
   double max_time_s = 0;
   std::optional<std::string> cuda_graph; // given: "" (the flag alone), on, off or both
   report_file_flags reports;
-  roofline_flags roofline; // --peaks, --calibration
-  std::string baseline;    // compare the run with this kerntime JSON
+  roofline_flags roofline;                // --peaks, --calibration
+  std::string baseline;                   // compare the run with this kerntime JSON
+  std::string on_clock_mismatch = "warn"; // --on-clock-mismatch, with --baseline
   bool quiet = false;
   // How the states run: worker processes (on these devices), or this process.
   std::optional<std::string> devices;
@@ -188,6 +189,7 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
                  "Compare the run with this kerntime JSON and exit 1 if a state got slower "
                  "(kerntime compare's rules, docs/compare.md); its times also order the queue, "
                  "longest first");
+  add_clock_mismatch_option(run, flags.on_clock_mismatch);
   run.add_option("--devices", flags.devices,
                  "Measure on these GPUs in parallel, one worker process each: all, or numbers "
                  "such as 0,2,3 (kerntime info lists them)");
@@ -387,7 +389,18 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
                    const cli_environment& env) {
   auto& out = *env.out;
   auto& err = *env.err;
-  const report_plan reports = plan_report_files(flags.reports);
+  std::vector<input_path> inputs;
+  for (const auto& [role, path] :
+       {std::pair{"the baseline", &flags.baseline},
+        std::pair{"the peaks file", &flags.roofline.peaks},
+        std::pair{"the calibration file", &flags.roofline.calibration}}) {
+    if (!path->empty()) {
+      inputs.push_back({role, *path});
+    }
+  }
+  const report_plan reports = plan_report_files(flags.reports, inputs);
+  const clock_mismatch_rule clock_mismatch_rule_of_run =
+      clock_mismatch_flag(flags.on_clock_mismatch);
   const roofline_settings roofline = load_roofline_settings(flags.roofline);
   // Read before running: a baseline that cannot be read must not cost a whole run.
   std::vector<result_set> baseline;
@@ -426,7 +439,9 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   std::exception_ptr refused;
   if (!baseline.empty()) {
     try {
-      compared = compare(baseline, measured);
+      compare_options options;
+      options.on_clock_mismatch = clock_mismatch_rule_of_run;
+      compared = compare(baseline, measured, options);
     } catch (const invalid_argument&) {
       refused = std::current_exception();
     }
@@ -453,6 +468,9 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     const comparison& c = *compared;
     if (!flags.quiet) {
       out << '\n' << comparison_markdown(c) << std::flush;
+    }
+    if (const std::string advice = clock_mismatch_advice(c); !advice.empty()) {
+      err << "kerntime: " << advice << '\n';
     }
     if (has_regression(c)) {
       err << "kerntime: a state got slower than in " << flags.baseline << " (listed first)\n";

@@ -29,39 +29,66 @@ double threshold_flag(const std::string& text) {
   return *value;
 }
 
-// A file, or every *.json of a folder (a history of runs), in name order.
-std::vector<result_set> read_side(const std::vector<std::string>& paths, std::string_view side) {
+// The files of one side: each file given, or every *.json of a folder given (a history of runs),
+// in name order.
+std::vector<std::filesystem::path> side_files(const std::vector<std::string>& paths,
+                                              std::string_view side) {
   namespace fs = std::filesystem;
-  std::vector<result_set> sets;
+  std::vector<fs::path> files;
   for (const auto& given : paths) {
     std::error_code ec;
-    if (fs::is_directory(given, ec)) {
-      std::vector<fs::path> files;
-      for (const auto& entry : fs::directory_iterator(given, ec)) {
-        if (entry.path().extension() == ".json") {
-          files.push_back(entry.path());
-        }
-      }
-      std::sort(files.begin(), files.end());
-      if (files.empty()) {
-        throw invalid_argument(fmt::format("the {} folder {} holds no .json file", side, given));
-      }
-      for (const auto& file : files) {
-        sets.push_back(read_result_set(file));
-      }
-    } else {
-      sets.push_back(read_result_set(given));
+    if (!fs::is_directory(given, ec)) {
+      files.emplace_back(given);
+      continue;
     }
+    std::vector<fs::path> in_folder;
+    for (const auto& entry : fs::directory_iterator(given, ec)) {
+      if (entry.path().extension() == ".json") {
+        in_folder.push_back(entry.path());
+      }
+    }
+    std::sort(in_folder.begin(), in_folder.end());
+    if (in_folder.empty()) {
+      throw invalid_argument(fmt::format("the {} folder {} holds no .json file", side, given));
+    }
+    files.insert(files.end(), in_folder.begin(), in_folder.end());
   }
-  if (sets.empty()) {
+  if (files.empty()) {
     throw invalid_argument(fmt::format(
         "no {} results given; run kerntime compare BASE.json NEW.json, or --base FILE --new FILE",
         side));
+  }
+  return files;
+}
+
+std::vector<result_set> read_side(const std::vector<std::filesystem::path>& files) {
+  std::vector<result_set> sets;
+  sets.reserve(files.size());
+  for (const auto& file : files) {
+    sets.push_back(read_result_set(file));
   }
   return sets;
 }
 
 } // namespace
+
+clock_mismatch_rule clock_mismatch_flag(const std::string& text) {
+  const auto rule = parse_clock_mismatch_rule(text);
+  if (!rule) {
+    throw invalid_argument(fmt::format("--on-clock-mismatch {} is not a rule; pass "
+                                       "--on-clock-mismatch warn or --on-clock-mismatch fail",
+                                       text));
+  }
+  return *rule;
+}
+
+void add_clock_mismatch_option(CLI::App& command, std::string& rule) {
+  command
+      .add_option("--on-clock-mismatch", rule,
+                  "A state slower in time but not in cycles (the GPU clocks differed): warn (the "
+                  "verdict reads 'slower (clock)', the gate passes) or fail")
+      ->capture_default_str();
+}
 
 void add_compare_options(CLI::App& compare, compare_flags& flags) {
   compare.add_option("files", flags.files, "BASE.json NEW.json (kerntime JSON of two runs)");
@@ -90,6 +117,7 @@ void add_compare_options(CLI::App& compare, compare_flags& flags) {
                   "against Jenkins' junit-10.xsd: properties on the testsuite)")
       ->capture_default_str();
   compare.add_option("--csv", flags.csv, "Write CSV (a row per compared state) to FILE");
+  add_clock_mismatch_option(compare, flags.on_clock_mismatch);
   compare.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
 }
 
@@ -117,6 +145,7 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
                          std::string_view state) { return pattern->finds(state); };
   }
   options.allow_different_devices = flags.allow_different_devices;
+  options.on_clock_mismatch = clock_mismatch_flag(flags.on_clock_mismatch);
   // What is written where, checked before any file is read.
   const junit_family family = junit_family_flag(flags.junit_family, !flags.junit.empty());
   const std::vector<std::pair<output_path, std::function<std::string(const comparison&)>>> outputs =
@@ -130,11 +159,20 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
       paths.push_back(path);
     }
   }
-  check_output_paths(paths);
-  const auto base =
-      read_side(flags.files.empty() ? flags.base : std::vector{flags.files[0]}, "base");
-  const auto changed =
-      read_side(flags.files.empty() ? flags.changed : std::vector{flags.files[1]}, "new");
+  const auto base_files =
+      side_files(flags.files.empty() ? flags.base : std::vector{flags.files[0]}, "base");
+  const auto new_files =
+      side_files(flags.files.empty() ? flags.changed : std::vector{flags.files[1]}, "new");
+  std::vector<input_path> inputs;
+  for (const auto& [role, files] :
+       {std::pair{"the base results", &base_files}, std::pair{"the new results", &new_files}}) {
+    for (const auto& file : *files) {
+      inputs.push_back({role, file});
+    }
+  }
+  check_output_paths(paths, inputs);
+  const auto base = read_side(base_files);
+  const auto changed = read_side(new_files);
   const comparison c = compare(base, changed, options);
   if (!flags.quiet) {
     *env.out << comparison_markdown(c) << std::flush;
@@ -145,6 +183,9 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
       write_file_atomically(output.first.path,
                             [&](std::ostream& file) { file << output.second(c); });
     }
+  }
+  if (const std::string advice = clock_mismatch_advice(c); !advice.empty()) {
+    *env.err << "kerntime: " << advice << '\n';
   }
   if (has_regression(c)) {
     *env.err << "kerntime: a state got slower beyond the band (listed first)\n";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
+#include "kerntime/compare.hpp"
 
 namespace kerntime::detail {
 
@@ -25,7 +26,12 @@ struct compare_flags {
   std::string junit_family = "xunit1";
   std::string csv;
   bool quiet = false;
+  std::string on_clock_mismatch = "warn";
 };
+
+// --on-clock-mismatch warn|fail (compare, run --baseline).
+[[nodiscard]] clock_mismatch_rule clock_mismatch_flag(const std::string& text);
+void add_clock_mismatch_option(CLI::App& command, std::string& rule);
 
 void add_compare_options(CLI::App& compare, compare_flags& flags);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -26,6 +27,15 @@ std::string read_text(const std::string& path) {
   return text.str();
 }
 
+std::vector<input_path> merged_inputs(const merge_flags& flags) {
+  std::vector<input_path> inputs;
+  inputs.reserve(flags.inputs.size());
+  for (const auto& path : flags.inputs) {
+    inputs.push_back({"a file to merge", path});
+  }
+  return inputs;
+}
+
 int merge_plan_files(const std::vector<std::pair<std::string, std::string>>& texts,
                      const merge_flags& flags, const merge_options& options,
                      const cli_environment& env) {
@@ -41,8 +51,11 @@ int merge_plan_files(const std::vector<std::pair<std::string, std::string>>& tex
                                          flag));
     }
   }
-  const plan_listing merged = merge_plans(plans, options);
   const auto json = files.find("--json");
+  if (json != files.end() && !json->second.empty()) {
+    check_output_paths({{"--json", json->second}}, merged_inputs(flags));
+  }
+  const plan_listing merged = merge_plans(plans, options);
   if (json != files.end() && !json->second.empty()) {
     write_file_atomically(json->second, [&](std::ostream& out) { out << plan_to_json(merged); });
   } else if (!flags.quiet) {
@@ -81,7 +94,7 @@ int run_merge(const merge_flags& flags, const std::vector<std::string>& args,
   if (plans > 0) {
     return merge_plan_files(texts, flags, options, env);
   }
-  const report_plan reports = plan_report_files(flags.reports);
+  const report_plan reports = plan_report_files(flags.reports, merged_inputs(flags));
   std::vector<named_input<result_set>> sets;
   for (const auto& [path, text] : texts) {
     sets.push_back({path, parse_result_set(text, path)});
@@ -94,10 +107,26 @@ int run_merge(const merge_flags& flags, const std::vector<std::string>& args,
   int exit_code = write_report_files(reports, merged.context, merged.runs, *env.err)
                       ? exit_ok
                       : exit_benchmark_failed;
-  if (merged.context.plan_states && merged.runs.size() < *merged.context.plan_states) {
-    *env.err << fmt::format("kerntime: the merged results hold {} of the plan's {} states (a "
-                            "partial merge)\n",
-                            merged.runs.size(), *merged.context.plan_states);
+  std::set<std::string> missing_shards;
+  std::size_t missing_states = 0;
+  for (const auto& run : merged.runs) {
+    if (run.benchmark == missing_shard_benchmark) {
+      ++missing_states;
+      missing_shards.insert(run.axes.front().second);
+    }
+  }
+  if (missing_states > 0) {
+    std::string shards;
+    for (std::string shard : missing_shards) { // "1of4" as "1/4"
+      shard.replace(shard.find("of"), 2, "/");
+      shards += (shards.empty() ? "" : ", ") + shard;
+    }
+    *env.err << fmt::format("kerntime: a partial merge: shard{} {} {} missing; {} of the plan's {} "
+                            "states were not measured and are written as skipped in every "
+                            "report\n",
+                            missing_shards.size() == 1 ? "" : "s", shards,
+                            missing_shards.size() == 1 ? "is" : "are", missing_states,
+                            merged.runs.size());
   }
   const auto failed =
       std::count_if(merged.runs.begin(), merged.runs.end(),

@@ -106,16 +106,28 @@ fs::path resolved(const fs::path& path) {
   return target.lexically_normal();
 }
 
+bool same_file(const fs::path& a, const fs::path& b) {
+  std::error_code ec;
+  return resolved(a) == resolved(b) || fs::equivalent(a, b, ec);
+}
+
 } // namespace
 
-void check_output_paths(const std::vector<output_path>& outputs) {
+void check_output_paths(const std::vector<output_path>& outputs,
+                        const std::vector<input_path>& inputs) {
   for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (const auto& input : inputs) {
+      if (!outputs[i].path.empty() && same_file(outputs[i].path, input.path)) {
+        throw invalid_argument(fmt::format(
+            "{} {} would replace {} ({}), which this command reads; write the report to "
+            "another file",
+            outputs[i].flag, quoted_input(outputs[i].path.string()),
+            quoted_input(input.path.string()), input.role));
+      }
+    }
     check_one(outputs[i]);
     for (std::size_t j = 0; j < i; ++j) {
-      std::error_code ec;
-      const bool same = resolved(outputs[i].path) == resolved(outputs[j].path) ||
-                        std::filesystem::equivalent(outputs[i].path, outputs[j].path, ec);
-      if (same) {
+      if (same_file(outputs[i].path, outputs[j].path)) {
         throw invalid_argument(fmt::format("{} and {} both write {}; give each its own file",
                                            outputs[j].flag, outputs[i].flag,
                                            outputs[i].path.string()));

@@ -24,7 +24,11 @@ void add_report_options(CLI::App& report, report_flags& flags) {
 }
 
 int run_report(const report_flags& flags, const cli_environment& env) {
-  const report_plan reports = plan_report_files(flags.reports);
+  std::vector<input_path> inputs{{"the results to report", flags.input}};
+  if (!flags.baseline.empty()) {
+    inputs.push_back({"the baseline", flags.baseline});
+  }
+  const report_plan reports = plan_report_files(flags.reports, inputs);
   const std::vector<result_set> measured{read_result_set(flags.input)};
   std::optional<comparison> compared;
   if (!flags.baseline.empty()) {

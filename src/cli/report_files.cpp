@@ -22,7 +22,8 @@ void add_report_file_options(CLI::App& command, report_file_flags& flags) {
       ->capture_default_str();
 }
 
-report_plan plan_report_files(const report_file_flags& flags) {
+report_plan plan_report_files(const report_file_flags& flags,
+                              const std::vector<input_path>& inputs) {
   report_plan plan;
   for (const auto& format : report_formats()) {
     const auto given = flags.files.find(std::string(format.flag));
@@ -40,7 +41,7 @@ report_plan plan_report_files(const report_file_flags& flags) {
   for (const auto& f : plan.files) {
     paths.push_back({std::string(f.format->flag), f.path});
   }
-  check_output_paths(paths);
+  check_output_paths(paths, inputs);
   return plan;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/output_paths.hpp"
 #include "kerntime/report.hpp"
 
 namespace kerntime::detail {
@@ -27,13 +28,15 @@ struct report_file {
   std::string path;
 };
 
-// The files asked for, their paths checked (output_paths.hpp) and the JUnit flavour read.
-// Throws kerntime::invalid_argument before anything runs.
+// The files asked for, their paths checked (output_paths.hpp: none may replace one of `inputs`,
+// the files the command reads) and the JUnit flavour read. Throws kerntime::invalid_argument
+// before anything runs.
 struct report_plan {
   std::vector<report_file> files;
   junit_family family = junit_family::xunit1;
 };
-[[nodiscard]] report_plan plan_report_files(const report_file_flags& flags);
+[[nodiscard]] report_plan plan_report_files(const report_file_flags& flags,
+                                            const std::vector<input_path>& inputs = {});
 
 // Writes every file; a file that cannot be written is named on `err` and the others are still
 // written. Returns false when one was not written. Given a comparison with a baseline, the HTML

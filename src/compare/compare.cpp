@@ -24,6 +24,12 @@ constexpr double gap_floor_per_idle_fraction = 0.25;
 constexpr double hot_l2_floor = 0.07;
 // On-GPU SM clocks further apart than this make a time comparison a clock comparison too.
 constexpr double clock_tolerance = 0.03;
+// A change of at most this many timer steps is named as such in the notes.
+constexpr double few_steps = 3;
+// An inconclusive state that would need more units per side than this is not sent to measure
+// them: at that point the change sits on the band's edge, and drift between runs is larger than
+// what the extra trials would resolve.
+constexpr int most_units_suggested = 200;
 
 double value_of(const iteration_sample& s, headline_metric metric) {
   return metric == headline_metric::span ? s.span_ns : s.busy_ns;
@@ -98,6 +104,14 @@ struct side {
     const double threshold = runs.empty() ? protocol{}.throttle_threshold
                                           : runs.front()->protocol_used.throttle_threshold;
     return detail::describe_throttling(detail::summarize_throttling(trials, threshold));
+  }
+  // The coarsest timer step of the side's runs (0: none known).
+  [[nodiscard]] double timer_resolution_ns() const {
+    double step = 0;
+    for (const auto* r : runs) {
+      step = std::max(step, r->timer_resolution_ns);
+    }
+    return step;
   }
   [[nodiscard]] bool all_cupti() const {
     return std::all_of(runs.begin(), runs.end(),
@@ -195,23 +209,91 @@ std::vector<kernel_change> kernel_changes(const side& base, const side& changed)
   return changes;
 }
 
-// The verdict from the interval and the band, and for an undecided one the units that would
-// likely decide it (toward "same" inside the band, or toward a change outside it).
-void decide(state_comparison& s, const detail::ratio_interval& interval) {
-  const double edge = std::log1p(s.band);
-  if (s.ratio_low > 1 + s.band) {
-    s.outcome = verdict::slower;
-  } else if (s.ratio_high < 1 / (1 + s.band)) {
-    s.outcome = verdict::faster;
-  } else if (s.ratio_low >= 1 / (1 + s.band) && s.ratio_high <= 1 + s.band) {
-    s.outcome = verdict::same;
-  } else {
-    s.outcome = verdict::inconclusive;
-    const double center = std::abs(std::log(s.ratio_low * s.ratio_high) / 2);
-    const double wanted = std::abs(edge - center);
-    s.units_needed = detail::units_for_half_width(interval.log_half_width, wanted,
-                                                  std::min(s.base_units, s.new_units));
+// The verdict an interval of the ratio gives against the band.
+verdict verdict_of(double low, double high, double band) {
+  if (low > 1 + band) {
+    return verdict::slower;
   }
+  if (high < 1 / (1 + band)) {
+    return verdict::faster;
+  }
+  if (low >= 1 / (1 + band) && high <= 1 + band) {
+    return verdict::same;
+  }
+  return verdict::inconclusive;
+}
+
+// The verdict from the interval and the band, and for an undecided one the units that would
+// likely decide it (toward "same" inside the band, or toward a change outside it). More units
+// narrow only the statistical part of the interval (`interval`), not the timer's step in it.
+void decide(state_comparison& s, const detail::ratio_interval& interval) {
+  s.outcome = verdict_of(s.ratio_low, s.ratio_high, s.band);
+  if (s.outcome != verdict::inconclusive) {
+    return;
+  }
+  const double edge = std::log1p(s.band);
+  const double center = std::abs(std::log(s.ratio_low * s.ratio_high) / 2);
+  const double wanted = std::abs(edge - center);
+  const double step_part =
+      (std::log(s.ratio_high / s.ratio_low) / 2) - interval.log_half_width; // from the timer
+  if (s.timer_resolution_ns > 0 && step_part >= wanted) {
+    s.notes.push_back(fmt::format(
+        "more {} cannot settle it: the timer's step ({:.0f} ns) alone makes the interval "
+        "±{:.1f} % wide; measure more work per iteration or widen --threshold",
+        s.unit, s.timer_resolution_ns, 100 * std::expm1(step_part)));
+    return;
+  }
+  const int needed = detail::units_for_half_width(interval.log_half_width, wanted - step_part,
+                                                  std::min(s.base_units, s.new_units));
+  if (needed > most_units_suggested) {
+    s.notes.push_back(fmt::format(
+        "more {} would hardly settle it (about {} per side): the change sits on the band's "
+        "edge (±{:.1f} %), and runs minutes apart drift by more than that many {} resolve; "
+        "widen --threshold, or compare several runs per side (--base/--new)",
+        s.unit, needed, 100 * s.band, s.unit));
+    return;
+  }
+  s.units_needed = needed;
+}
+
+// Widens the interval by the timer's step on each side: each median is known to a step at best.
+void add_timer_step(state_comparison& s) {
+  const double t = s.timer_resolution_ns;
+  if (t <= 0 || s.base_ns <= t || s.new_ns <= t) {
+    return;
+  }
+  s.ratio_low *= (1 - t / s.new_ns) / (1 + t / s.base_ns);
+  s.ratio_high *= (1 + t / s.new_ns) / (1 - t / s.base_ns);
+  s.change_in_steps = (s.new_ns - s.base_ns) / t;
+  if (std::abs(*s.change_in_steps) <= few_steps && s.new_ns != s.base_ns) {
+    s.notes.push_back(fmt::format(
+        "the change, {:+.0f} ns, is {:.1f} steps of the timer ({:.0f} ns): the interval holds a "
+        "step on each side",
+        s.new_ns - s.base_ns, std::abs(*s.change_in_steps), t));
+  }
+}
+
+// A verdict in time that the interval in cycles does not give: the clocks, not the code, may
+// have moved the time.
+void judge_clocks(state_comparison& s, double clock_ratio, const compare_options& options) {
+  if (std::abs(clock_ratio - 1) <= clock_tolerance ||
+      (s.outcome != verdict::slower && s.outcome != verdict::faster)) {
+    return;
+  }
+  const verdict in_cycles =
+      verdict_of(s.ratio_low * clock_ratio, s.ratio_high * clock_ratio, s.band);
+  if (in_cycles == s.outcome) {
+    return;
+  }
+  s.clock_mismatch = true;
+  s.notes.push_back(fmt::format(
+      "{} in time, {} in cycles: the on-GPU SM clocks differ by {:+.1f} %, so the clock, not "
+      "the code, may have moved the time; {}re-run both sides with --discard-throttled, or "
+      "compare several runs per side (--base/--new)",
+      to_string(s.outcome), to_string(in_cycles), 100 * (clock_ratio - 1),
+      options.on_clock_mismatch == clock_mismatch_rule::warn
+          ? "the gate passes it (--on-clock-mismatch warn); "
+          : "the gate fails it (--on-clock-mismatch fail); "));
 }
 
 state_comparison compare_state(const std::string& name, const side& base, const side& changed,
@@ -247,10 +329,12 @@ state_comparison compare_state(const std::string& name, const side& base, const 
                     "buffers land in memory (a 16 MiB copy moved by up to 6.6 % between processes "
                     "on the H200); compare several runs per side";
   }
+  s.timer_resolution_ns = std::max(base.timer_resolution_ns(), changed.timer_resolution_ns());
   if (const auto interval =
           detail::welch_log_ratio_interval(base_units, new_units, options.alpha)) {
     s.ratio_low = interval->low;
     s.ratio_high = interval->high;
+    add_timer_step(s);
     decide(s, *interval);
   } else {
     s.ratio_low = s.ratio_high = s.ratio;
@@ -270,7 +354,10 @@ state_comparison compare_state(const std::string& name, const side& base, const 
           "ratio is {:.3f}",
           *s.base_sm_clock_mhz, *s.new_sm_clock_mhz, 100 * (clock_ratio - 1), *s.cycles_ratio));
     }
+    judge_clocks(s, clock_ratio, options);
   }
+  s.regression = s.outcome == verdict::slower &&
+                 !(s.clock_mismatch && options.on_clock_mismatch == clock_mismatch_rule::warn);
   for (const auto& [label, which] : {std::pair{"base", &base}, std::pair{"new", &changed}}) {
     if (const std::string throttled = which->throttling(); !throttled.empty()) {
       s.notes.push_back(fmt::format("{} throttled: {}", label, throttled));
@@ -375,7 +462,29 @@ comparison compare(std::span<const result_set> base, std::span<const result_set>
 
 bool has_regression(const comparison& c) {
   return std::any_of(c.states.begin(), c.states.end(),
-                     [](const state_comparison& s) { return s.outcome == verdict::slower; });
+                     [](const state_comparison& s) { return s.regression; });
+}
+
+std::string clock_mismatch_advice(const comparison& c) {
+  const auto slower_by_clock =
+      std::count_if(c.states.begin(), c.states.end(), [](const state_comparison& s) {
+        return s.clock_mismatch && s.outcome == verdict::slower;
+      });
+  if (slower_by_clock == 0) {
+    return "";
+  }
+  return fmt::format(
+      "{} state(s) read slower in time but not in cycles: the on-GPU clocks of the two sides "
+      "differed (a power cap, throttling); the gate {} them (--on-clock-mismatch {}); re-run "
+      "both sides with --discard-throttled, or compare several runs per side (--base/--new)",
+      slower_by_clock,
+      c.options.on_clock_mismatch == clock_mismatch_rule::warn ? "passes" : "fails",
+      to_string(c.options.on_clock_mismatch));
+}
+
+std::string verdict_text(const state_comparison& s) {
+  std::string text(to_string(s.outcome));
+  return s.clock_mismatch ? text + " (clock)" : text;
 }
 
 } // namespace kerntime

@@ -32,10 +32,10 @@ std::string comparison_junit(const comparison& c, junit_family family) {
   const std::size_t tests = c.states.size() + skipped;
   std::size_t failures = 0;
   for (const auto& s : c.states) {
-    failures += s.outcome == verdict::slower ? 1 : 0;
+    failures += s.regression ? 1 : 0;
   }
   const auto properties_of = [](const state_comparison& s) {
-    property_list properties = {{"verdict", std::string(to_string(s.outcome))},
+    property_list properties = {{"verdict", verdict_text(s)},
                                 {"metric", std::string(to_string(s.metric))},
                                 {"ratio", fmt::format("{}", s.ratio)},
                                 {"ratio_low", fmt::format("{}", s.ratio_low)},
@@ -71,9 +71,9 @@ std::string comparison_junit(const comparison& c, junit_family family) {
     if (family == junit_family::xunit1) {
       out += detail::xml_properties(properties_of(s), "      ");
     }
-    if (s.outcome == verdict::slower) {
-      out += fmt::format("      <failure type=\"regression\" message=\"slower: {}\"/>\n",
-                         xml_escape(interval_text(s)));
+    if (s.regression) {
+      out += fmt::format("      <failure type=\"regression\" message=\"{}: {}\"/>\n",
+                         xml_escape(verdict_text(s)), xml_escape(interval_text(s)));
     }
     out += "    </testcase>\n";
   }
@@ -108,7 +108,7 @@ std::string comparison_csv(const comparison& c) {
     out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\r\n",
                        csv_field(s.state_name), to_string(s.metric), s.base_ns, s.new_ns, s.ratio,
                        s.ratio_low, s.ratio_high, s.unit, s.base_units, s.new_units, s.band,
-                       to_string(s.outcome),
+                       verdict_text(s),
                        s.units_needed ? std::to_string(*s.units_needed) : std::string(),
                        number(s.base_sm_clock_mhz), number(s.new_sm_clock_mhz),
                        number(s.cycles_ratio), csv_field(notes));

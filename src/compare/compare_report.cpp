@@ -54,8 +54,7 @@ bool moved(const kernel_change& k, double band) {
 }
 
 std::string verdict_cell(const state_comparison& s) {
-  std::string text =
-      s.outcome == verdict::slower ? "**slower**" : std::string(to_string(s.outcome));
+  std::string text = s.regression ? "**" + verdict_text(s) + "**" : verdict_text(s);
   if (s.outcome == verdict::inconclusive && s.units_needed) {
     text += fmt::format(" (~{} {} per side would settle it)", *s.units_needed, s.unit);
   }
@@ -170,10 +169,14 @@ std::string comparison_json(const comparison& c) {
                       {"band", s.band},
                       {"band_reason", s.band_reason},
                       {"verdict", std::string(to_string(s.outcome))},
+                      {"clock_mismatch", s.clock_mismatch},
+                      {"regression", s.regression},
                       {"units_needed", s.units_needed ? json(*s.units_needed) : json()},
                       {"base_sm_clock_mhz", optional(s.base_sm_clock_mhz)},
                       {"new_sm_clock_mhz", optional(s.new_sm_clock_mhz)},
                       {"cycles_ratio", optional(s.cycles_ratio)},
+                      {"timer_resolution_ns", s.timer_resolution_ns},
+                      {"change_in_steps", optional(s.change_in_steps)},
                       {"notes", s.notes},
                       {"kernels", std::move(kernels)}});
   }

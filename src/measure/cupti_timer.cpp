@@ -218,7 +218,7 @@ timed_trials time_with_cupti(cupti_session& session, iteration_context& context)
         // The stopping rule's look at the trials so far: every record of a finished trial has
         // been written (the trial ended with a device synchronisation), so a forced flush
         // delivers them and attribution gives the same samples the final one will.
-        return headline_medians(attribute(session.records_so_far(), layout).trials,
+        return precision_so_far(attribute(session.records_so_far(), layout),
                                 context.settings.metric);
       });
 

@@ -45,7 +45,7 @@ timed_trials time_with_events(iteration_context& context) {
         return timed.trials.size();
       },
       [&](std::size_t) { timed.trials.pop_back(); }, untagged,
-      [&] { return headline_medians(timed.trials, context.settings.metric); });
+      [&] { return precision_so_far(timed, context.settings.metric); });
   context.phases.trials = clock.lap();
 
   for (std::size_t t = 0; t < timed.trials.size(); ++t) {

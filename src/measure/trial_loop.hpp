@@ -44,11 +44,11 @@ struct kept_trials {
 
 // `run_trial(slot)` runs one trial and returns a handle; `drop(handle)` forgets a re-run trial.
 // `around_probe(fn)` wraps kerntime's own GPU work (the clock check) so the timer can tag it.
-// `trial_medians()` reads the kept trials' headline medians so far, for the stopping rule.
+// `precision()` reads the kept trials' precision so far, for the stopping rule.
 template <typename RunTrial, typename Drop, typename AroundProbe>
 [[nodiscard]] kept_trials run_trials(iteration_context& context, RunTrial run_trial, Drop drop,
                                      AroundProbe around_probe,
-                                     const std::function<std::vector<double>()>& trial_medians) {
+                                     const std::function<median_precision()>& precision) {
   kept_trials kept;
   int reruns_left = context.settings.discard_throttled ? max_throttle_reruns : 0;
   std::size_t trials_run = 0; // kept, re-run and dropped: all of them are in the energy window
@@ -88,7 +88,7 @@ template <typename RunTrial, typename Drop, typename AroundProbe>
     }
     const std::chrono::duration<double> elapsed =
         std::chrono::steady_clock::now() - context.started;
-    if (auto reason = stop_after(context.settings, trial + 1, elapsed.count(), trial_medians)) {
+    if (auto reason = stop_after(context.settings, trial + 1, elapsed.count(), precision)) {
       kept.stopped_because = *reason;
       break;
     }

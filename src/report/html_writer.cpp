@@ -57,6 +57,7 @@ svg .interval{stroke:var(--c);stroke-width:3}svg .estimate{fill:var(--c);fill-op
 .series-5{--c:#d55e00}.series-6{--c:#7f7f7f}.series-7{--c:#b8a000}.series-8{--c:#332288}.series-9{--c:#117733}
 .verdict-slower{--c:#b42318;color:#b42318;font-weight:bold}.verdict-faster{--c:#067647;color:#067647}
 .verdict-same{--c:#5a6478}.verdict-inconclusive{--c:#b54708;color:#b54708}
+.verdict-clock{--c:#7a5af8;color:#7a5af8}
 .failed{color:#b42318}.skipped{color:#5a6478}.throttled{color:#b42318}
 ul.warnings{margin:4px 0;padding-left:20px;color:#8a4b08}
 nav ul{columns:3;margin:4px 0;padding-left:20px}
@@ -72,23 +73,29 @@ std::string number_cell(const std::optional<double>& value, std::string_view for
                : std::string("<td class=\"num\">\xE2\x80\x93</td>");
 }
 
-// The verdict as a word and as the colour class of its row, bar and text.
-std::string_view verdict_word(verdict v) {
-  switch (v) {
+// The verdict as a word and as the colour class of its row, bar and text; a verdict the clocks
+// may explain reads "slower (clock)" (kerntime::verdict_text's spelling) in its own colour.
+std::string verdict_word(const state_comparison& s) {
+  std::string word;
+  switch (s.outcome) {
   case verdict::slower:
-    return "slower";
+    word = "slower";
+    break;
   case verdict::faster:
-    return "faster";
+    word = "faster";
+    break;
   case verdict::same:
-    return "same";
+    word = "same";
+    break;
   case verdict::inconclusive:
+    word = "inconclusive";
     break;
   }
-  return "inconclusive";
+  return s.clock_mismatch ? word + " (clock)" : word;
 }
 
-std::string verdict_class(verdict v) {
-  return fmt::format("verdict-{}", verdict_word(v));
+std::string verdict_class(const state_comparison& s) {
+  return s.clock_mismatch ? "verdict-clock" : "verdict-" + verdict_word(s);
 }
 
 std::string change_text(double ratio) {
@@ -151,7 +158,7 @@ std::string ratio_tooltip(const state_comparison& s, double confidence) {
       "±{:.1f} % ({}): {}",
       s.state_name, detail::human_duration(s.base_ns), detail::human_duration(s.new_ns), s.ratio,
       change_text(s.ratio), 100 * confidence, s.ratio_low, s.ratio_high, s.base_units, s.unit,
-      s.new_units, s.unit, 100 * s.band, s.band_reason, verdict_word(s.outcome));
+      s.new_units, s.unit, 100 * s.band, s.band_reason, verdict_word(s));
   for (const auto& note : s.notes) {
     text += "; " + note;
   }
@@ -246,7 +253,7 @@ private:
       std::vector<detail::interval_row> rows;
       for (const auto& s : c.states) {
         rows.push_back({detail::shorten_middle(s.state_name, 44), ratio_tooltip(s, confidence()),
-                        s.ratio_low, s.ratio, s.ratio_high, verdict_class(s.outcome)});
+                        s.ratio_low, s.ratio, s.ratio_high, verdict_class(s)});
       }
       const double band = c.options.threshold;
       out << "<figure>\n"
@@ -261,10 +268,10 @@ private:
         for (const auto& n : s.notes) {
           notes += (notes.empty() ? "" : "; ") + n;
         }
-        out << "<tr class=\"" << verdict_class(s.outcome) << "\">" << cell(s.state_name, "name")
+        out << "<tr class=\"" << verdict_class(s) << "\">" << cell(s.state_name, "name")
             << cell(detail::human_duration(s.base_ns), "num")
             << cell(detail::human_duration(s.new_ns), "num") << cell(ratio_text(s), "num")
-            << cell(change_text(s.ratio), "num") << cell(verdict_word(s.outcome)) << cell(notes)
+            << cell(change_text(s.ratio), "num") << cell(verdict_word(s)) << cell(notes)
             << "</tr>\n";
       }
       out << "</table>\n";
@@ -388,10 +395,9 @@ private:
       out << cell(to_string(r.backend));
       if (compared_ != nullptr) {
         if (const auto* s = compared_state(run.state_name)) {
-          out << fmt::format(
-              "<td class=\"num {}\"><span title=\"{}\">{}</span></td>", verdict_class(s->outcome),
-              html_escape(ratio_tooltip(*s, confidence())),
-              html_escape(fmt::format("{:.3f} ({})", s->ratio, verdict_word(s->outcome))));
+          out << fmt::format("<td class=\"num {}\"><span title=\"{}\">{}</span></td>",
+                             verdict_class(*s), html_escape(ratio_tooltip(*s, confidence())),
+                             html_escape(fmt::format("{:.3f} ({})", s->ratio, verdict_word(*s))));
         } else {
           out << cell("not compared");
         }
@@ -416,9 +422,9 @@ private:
     }
     const auto& r = *run.result;
     if (const auto* s = compared_state(run.state_name)) {
-      out << fmt::format("<p class=\"{}\">vs baseline: ratio {} ({}), {}</p>\n",
-                         verdict_class(s->outcome), html_escape(ratio_text(*s)),
-                         html_escape(change_text(s->ratio)), verdict_word(s->outcome));
+      out << fmt::format("<p class=\"{}\">vs baseline: ratio {} ({}), {}</p>\n", verdict_class(*s),
+                         html_escape(ratio_text(*s)), html_escape(change_text(s->ratio)),
+                         verdict_word(*s));
     }
     print_distribution(out, run.state_name, r);
     print_kernels(out, run.state_name, r);

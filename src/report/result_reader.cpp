@@ -18,6 +18,7 @@
 #include "kerntime/report.hpp"
 #include "kerntime/statistics.hpp"
 #include "result/summarise.hpp"
+#include "result/timer_resolution.hpp"
 #include "telemetry/throttle_decision.hpp"
 
 namespace kerntime {
@@ -414,6 +415,10 @@ measurement_result result_of(const json& j) {
   r.phases = host_phases_of(j);
   r.flush_bytes = integer_of<std::size_t>(j, "flush_bytes");
   r.flush_median_ns = j.at("flush_median_ns").get<double>();
+  // Files written before results recorded the timer's step: read off their spans, as summarise
+  // does.
+  r.timer_resolution_ns = added_later<double>(j, "timer_resolution_ns")
+                              .value_or(detail::timer_step_ns(detail::all_spans(r.trials)));
   r.stopping = stopping_of(j, r);
   return r;
 }

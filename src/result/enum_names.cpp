@@ -8,49 +8,30 @@
 #include <utility>
 
 #include "kerntime/benchmark.hpp"
-#include "kerntime/compare.hpp"
 #include "kerntime/counters.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/protocol.hpp"
 #include "kerntime/report.hpp"
 #include "kerntime/result.hpp"
+#include "result/name_table.hpp"
 
 namespace kerntime {
 namespace {
 
-template <typename Enum, std::size_t N>
-using name_table = std::array<std::pair<Enum, std::string_view>, N>;
-
-template <typename Enum, std::size_t N>
-std::string_view name_of(const name_table<Enum, N>& table, Enum value) {
-  for (const auto& [entry, name] : table) {
-    if (entry == value) {
-      return name;
-    }
-  }
-  return "?";
-}
-
-template <typename Enum, std::size_t N>
-std::optional<Enum> value_named(const name_table<Enum, N>& table, std::string_view text) {
-  for (const auto& [entry, name] : table) {
-    if (name == text) {
-      return entry;
-    }
-  }
-  return std::nullopt;
-}
+using detail::name_of;
+using detail::name_table;
 
 constexpr name_table<backend_request, 3> backend_requests{{
     {backend_request::automatic, "auto"},
     {backend_request::cupti, "cupti"},
     {backend_request::events, "events"},
 }};
-constexpr name_table<stop_reason, 4> stop_reasons{{
+constexpr name_table<stop_reason, 5> stop_reasons{{
     {stop_reason::trial_count, "trial_count"},
     {stop_reason::interval_reached, "interval_reached"},
     {stop_reason::max_trials, "max_trials"},
     {stop_reason::max_time, "max_time"},
+    {stop_reason::timer_resolution, "timer_resolution"},
 }};
 
 constexpr name_table<counters_status, 3> counters_statuses{{
@@ -96,12 +77,6 @@ constexpr name_table<junit_family, 2> junit_families{{
     {junit_family::xunit1, "xunit1"},
     {junit_family::xunit2, "xunit2"},
 }};
-constexpr name_table<verdict, 4> verdicts{{
-    {verdict::slower, "slower"},
-    {verdict::faster, "faster"},
-    {verdict::same, "same"},
-    {verdict::inconclusive, "inconclusive"},
-}};
 constexpr name_table<error_kind, 11> error_kinds{{
     {error_kind::invalid_argument, "invalid_argument"},
     {error_kind::device_unavailable, "device_unavailable"},
@@ -118,18 +93,6 @@ constexpr name_table<error_kind, 11> error_kinds{{
 
 } // namespace
 
-// An enum's to_string and parse function, both read from its table. (An enum or a function name
-// cannot be parenthesized, hence the NOLINT.)
-// NOLINTBEGIN(bugprone-macro-parentheses)
-#define KERNTIME_ENUM_NAMES(Enum, table, parse)                                                    \
-  std::string_view to_string(Enum value) {                                                         \
-    return name_of(table, value);                                                                  \
-  }                                                                                                \
-  std::optional<Enum> parse(std::string_view text) {                                               \
-    return value_named(table, text);                                                               \
-  }
-// NOLINTEND(bugprone-macro-parentheses)
-
 KERNTIME_ENUM_NAMES(backend_request, backend_requests, parse_backend_request)
 KERNTIME_ENUM_NAMES(headline_metric, headline_metrics, parse_headline_metric)
 KERNTIME_ENUM_NAMES(launch_mode, launch_modes, parse_launch_mode)
@@ -140,7 +103,6 @@ KERNTIME_ENUM_NAMES(counters_status, counters_statuses, parse_counters_status)
 KERNTIME_ENUM_NAMES(activity_kind, activity_kinds, parse_activity_kind)
 KERNTIME_ENUM_NAMES(run_status, run_statuses, parse_run_status)
 KERNTIME_ENUM_NAMES(error_kind, error_kinds, parse_error_kind)
-KERNTIME_ENUM_NAMES(verdict, verdicts, parse_verdict)
 KERNTIME_ENUM_NAMES(junit_family, junit_families, parse_junit_family)
 
 std::string_view to_string(axis_kind k) {

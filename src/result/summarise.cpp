@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "kerntime/statistics.hpp"
+#include "result/timer_resolution.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -14,9 +15,18 @@ double headline_of(const iteration_sample& s, headline_metric metric) {
 }
 
 // Why stop_at_ci ended without reaching its target, said once in the result's warnings.
-std::string missed_target_warning(const protocol& p, const stopping_summary& s) {
+std::string missed_target_warning(const protocol& p, const stopping_summary& s,
+                                  double resolution_ns, double median_ns) {
   const std::string reached =
       s.half_width ? fmt::format("±{:.2f} %", *s.half_width * 100) : "no interval yet";
+  if (s.reason == stop_reason::timer_resolution) {
+    return fmt::format("stop_at_ci: the timer steps by {:.0f} ns, {:.2f} % of the median, so no "
+                       "number of trials narrows the interval to the ±{} % asked; it stopped "
+                       "after {} trials at {}; measure more work per iteration or accept the "
+                       "wider interval",
+                       resolution_ns, 100 * resolution_ns / median_ns, *p.stop_at_ci, s.trials,
+                       reached);
+  }
   const std::string bound = s.reason == stop_reason::max_trials
                                 ? fmt::format("max_trials ({})", p.max_trials)
                                 : fmt::format("max_time ({} s)", p.max_time_s);
@@ -27,6 +37,16 @@ std::string missed_target_warning(const protocol& p, const stopping_summary& s) 
 }
 
 } // namespace
+
+std::vector<double> all_spans(const std::vector<trial_result>& trials) {
+  std::vector<double> spans;
+  for (const auto& trial : trials) {
+    for (const auto& s : trial.iterations) {
+      spans.push_back(s.span_ns);
+    }
+  }
+  return spans;
+}
 
 std::vector<double> headline_medians(const std::vector<trial_result>& trials,
                                      headline_metric metric) {
@@ -43,13 +63,26 @@ std::vector<double> headline_medians(const std::vector<trial_result>& trials,
   return medians;
 }
 
-median_precision precision_of(const std::vector<double>& trial_medians) {
+median_precision precision_of(const std::vector<double>& trial_medians,
+                              double timer_resolution_ns) {
   median_precision p;
+  if (trial_medians.empty()) {
+    return p;
+  }
+  const double middle = median(trial_medians);
+  p.timer_share = middle > 0 ? timer_resolution_ns / middle : 0;
   p.interval = median_interval(trial_medians);
   if (p.interval) {
-    p.half_width = relative_half_width(*p.interval, median(trial_medians));
+    p.interval->low -= timer_resolution_ns;
+    p.interval->high += timer_resolution_ns;
+    p.half_width = relative_half_width(*p.interval, middle);
   }
   return p;
+}
+
+median_precision precision_so_far(const timed_trials& timed, headline_metric metric) {
+  return precision_of(headline_medians(timed.trials, metric),
+                      timer_step_ns(all_spans(timed.trials)));
 }
 
 measurement_result summarise(timed_trials timed, const protocol& p) {
@@ -79,7 +112,8 @@ measurement_result summarise(timed_trials timed, const protocol& p) {
   r.latency_ns = r.stats.median;
   r.stopping.trials = static_cast<int>(timed.trials.size());
   r.stopping.reason = timed.stopped_because;
-  const median_precision precision = precision_of(r.trials_summary.medians);
+  r.timer_resolution_ns = timer_step_ns(std::move(spans));
+  const median_precision precision = precision_of(r.trials_summary.medians, r.timer_resolution_ns);
   r.stopping.median_interval = precision.interval;
   r.stopping.half_width = precision.half_width;
   r.trials = std::move(timed.trials);
@@ -90,7 +124,7 @@ measurement_result summarise(timed_trials timed, const protocol& p) {
   r.work = std::move(timed.work);
   r.counters = std::move(timed.counters);
   if (p.stop_at_ci && r.stopping.reason != stop_reason::interval_reached) {
-    r.warnings.push_back(missed_target_warning(p, r.stopping));
+    r.warnings.push_back(missed_target_warning(p, r.stopping, r.timer_resolution_ns, r.latency_ns));
   }
   return r;
 }

@@ -17,16 +17,28 @@ namespace kerntime::detail {
 // target); the caller adds the warm-up it ran.
 [[nodiscard]] measurement_result summarise(timed_trials timed, const protocol& p);
 
+// Every iteration's span, trial after trial: what the timer's step is read off
+// (timer_resolution.hpp; a span is one difference of two timestamps, a busy time a sum of many).
+[[nodiscard]] std::vector<double> all_spans(const std::vector<trial_result>& trials);
+
 // Each trial's median of the headline metric: the independent units the interval is built on.
 [[nodiscard]] std::vector<double> headline_medians(const std::vector<trial_result>& trials,
                                                    headline_metric metric);
 
-// The 95 % interval of the median trial median and its relative half-width; both empty with
-// fewer than 6 trials. One function, so the stopping rule stops on the interval reports show.
+// The 95 % interval of the median trial median, widened by the timer's step on each side (a
+// median of values that step by 32 ns is itself known to a step at best), and its relative
+// half-width; both empty with fewer than 6 trials. `timer_share`: the step as a fraction of the
+// median, the half-width no number of trials can go below. One function, so the stopping rule
+// stops on the interval reports show.
 struct median_precision {
   std::optional<confidence_interval> interval;
   std::optional<double> half_width;
+  double timer_share = 0;
 };
-[[nodiscard]] median_precision precision_of(const std::vector<double>& trial_medians);
+[[nodiscard]] median_precision precision_of(const std::vector<double>& trial_medians,
+                                            double timer_resolution_ns = 0);
+
+// The precision of the trials a timer has kept so far: what the stopping rule judges.
+[[nodiscard]] median_precision precision_so_far(const timed_trials& timed, headline_metric metric);
 
 } // namespace kerntime::detail

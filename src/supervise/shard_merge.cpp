@@ -31,12 +31,12 @@ void check_versions(const std::vector<origin>& inputs) {
 }
 
 // Shards of one plan: all or none are shards, one count, one plan size, each index once, every
-// index present unless a partial merge is asked for.
-void check_shards(const std::vector<origin>& inputs, bool allow_partial) {
+// index present unless a partial merge is asked for. Returns the missing shards (a partial merge).
+std::vector<int> check_shards(const std::vector<origin>& inputs, bool allow_partial) {
   const auto first_shard =
       std::find_if(inputs.begin(), inputs.end(), [](const origin& o) { return o.shard; });
   if (first_shard == inputs.end()) {
-    return;
+    return {};
   }
   std::map<int, std::string> seen;
   for (const auto& in : inputs) {
@@ -79,6 +79,31 @@ void check_shards(const std::vector<origin>& inputs, bool allow_partial) {
                                        first_shard->shard->count,
                                        missing.size() == 1 ? "is" : "are"));
   }
+  return missing;
+}
+
+// A partial merge holds a skipped record for each planned state of a missing shard, so every
+// report shows the hole (JUnit: skipped tests, not a green run of fewer tests). The result files
+// do not name the other shards' states: the record names the plan index and how to list them.
+void add_missing_states(result_set& merged, const std::vector<int>& missing, int count) {
+  const std::size_t states = merged.context.plan_states.value_or(0);
+  for (const int shard : missing) {
+    for (std::size_t i = static_cast<std::size_t>(shard); i < states;
+         i += static_cast<std::size_t>(count)) {
+      benchmark_run run;
+      run.benchmark = std::string(missing_shard_benchmark);
+      run.axes = {{"shard", fmt::format("{}of{}", shard, count)},
+                  {"plan_index", std::to_string(i)}};
+      run.state_name = make_state_name(run.benchmark, run.axes);
+      run.status = run_status::skipped;
+      run.message = fmt::format("shard {}/{} was not merged (--allow-partial): this planned state "
+                                "was not measured in the merged files; kerntime list --shard {}/{} "
+                                "names the shard's states",
+                                shard, count, shard, count);
+      run.plan_index = i;
+      merged.runs.push_back(std::move(run));
+    }
+  }
 }
 
 template <typename Item, typename NameOf>
@@ -111,7 +136,7 @@ result_set merge_result_sets(const std::vector<named_input<result_set>>& inputs,
     }
   }
   check_versions(origins);
-  check_shards(origins, options.allow_partial);
+  const std::vector<int> missing = check_shards(origins, options.allow_partial);
   check_unique(runs, [](const benchmark_run& r) { return r.state_name; });
   const bool indexed = std::all_of(runs.begin(), runs.end(),
                                    [](const auto& r) { return r.second->plan_index.has_value(); });
@@ -139,6 +164,13 @@ result_set merge_result_sets(const std::vector<named_input<result_set>>& inputs,
   merged.context.host_name = hosts;
   for (const auto& [source, run] : runs) {
     merged.runs.push_back(*run);
+  }
+  if (!missing.empty()) {
+    add_missing_states(merged, missing, inputs.front().content.context.shard->count);
+    if (indexed) {
+      std::stable_sort(merged.runs.begin(), merged.runs.end(),
+                       [](const auto& a, const auto& b) { return *a.plan_index < *b.plan_index; });
+    }
   }
   return merged;
 }

@@ -427,5 +427,44 @@ TEST_F(command_line, run_writes_its_html_even_when_compare_refuses_the_baseline)
   EXPECT_NE(read_text(html).find("beta/bytes=1024/f=0.5"), std::string::npos);
 }
 
+// `compare s1.json s2.json --json s2.json` once replaced a run's results with the comparison.
+// Every command that reads result files refuses an output over one of them, however spelled.
+TEST_F(command_line, no_command_writes_a_report_over_a_file_it_reads) {
+  const auto base = folder_ / "base.json";
+  const auto fresh = folder_ / "new.json";
+  ASSERT_EQ(run({"run", "--json", base.string(), "-q"}, true).exit_code, exit_ok);
+  ASSERT_EQ(run({"run", "--json", fresh.string(), "-q"}, true).exit_code, exit_ok);
+  fs::create_directory(folder_ / "sub");
+  fs::create_symlink(fresh, folder_ / "link.json");
+  fs::create_hard_link(fresh, folder_ / "hard.json");
+  const std::string base_text = read_text(base);
+  const std::string new_text = read_text(fresh);
+  const std::string dotted = (folder_ / "sub" / ".." / "new.json").string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"compare", base.string(), fresh.string(), "--json", fresh.string()}, "would replace '"},
+      {{"compare", base.string(), fresh.string(), "--csv", dotted}, "(the new results)"},
+      {{"compare", base.string(), fresh.string(), "--junit", (folder_ / "link.json").string()},
+       "(the new results)"},
+      {{"compare", base.string(), fresh.string(), "--json", (folder_ / "hard.json").string()},
+       "(the new results)"},
+      {{"compare", "--base", folder_.string(), "--new", fresh.string(), "--json", base.string()},
+       "(the base results)"},
+      {{"report", fresh.string(), "--json", fresh.string()}, "(the results to report)"},
+      {{"report", fresh.string(), "--baseline", base.string(), "--html", base.string()},
+       "(the baseline)"},
+      {{"merge", fresh.string(), "--gbench-json", dotted}, "(a file to merge)"},
+      {{"run", "--baseline", base.string(), "--json", base.string()}, "(the baseline)"},
+  };
+  for (const auto& [args, what] : cases) {
+    expect_bad_input(args, what);
+    EXPECT_NE(run(args, true)
+                  .err.find(", which this command reads; write the report to another "
+                            "file"),
+              std::string::npos);
+  }
+  EXPECT_EQ(read_text(base), base_text);
+  EXPECT_EQ(read_text(fresh), new_text);
+}
+
 } // namespace
 } // namespace kerntime::detail

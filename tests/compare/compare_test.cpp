@@ -163,6 +163,85 @@ TEST(compare, a_clock_drop_is_said_with_the_comparison_in_cycles) {
   EXPECT_NE(s.notes[0].find("SM clocks differ"), std::string::npos) << s.notes[0];
 }
 
+// Sets every sample of `state` to `ns`: a state that reads the same tick of the timer throughout.
+void set_all(result_set& set, const std::string& state, double ns) {
+  for (auto& trial : result_of(set, state).trials) {
+    for (auto& s : trial.iterations) {
+      s.span_ns = ns;
+      s.busy_ns = ns;
+    }
+  }
+}
+
+// Two H200 runs of an unchanged 1 MiB copy read 1600 ns in every trial of one and 1664 ns in
+// every trial of the other: two steps of CUPTI's 32 ns timer, once called "slower, +4.0 %".
+TEST(compare, a_change_of_two_timer_steps_is_not_a_verdict_and_says_so) {
+  auto base = h200_run(1);
+  auto changed = h200_run(2);
+  set_all(base, spin, 1600);
+  set_all(changed, spin, 1664);
+  const comparison c = compare_one(base, changed);
+  const auto& s = find(c, spin);
+  EXPECT_NEAR(s.timer_resolution_ns, 32, 0.5); // read off the runs' real spans
+  EXPECT_NEAR(s.ratio, 1.04, 1e-9);
+  EXPECT_LT(s.ratio_low, 1.02);
+  EXPECT_GT(s.ratio_high, 1.06);
+  EXPECT_EQ(s.outcome, verdict::inconclusive);
+  EXPECT_FALSE(s.units_needed.has_value()); // more trials cannot narrow a timer step
+  ASSERT_TRUE(s.change_in_steps.has_value());
+  EXPECT_NEAR(*s.change_in_steps, 2, 0.05);
+  const std::string notes = ::testing::PrintToString(s.notes);
+  EXPECT_NE(notes.find("the change, +64 ns, is 2.0 steps of the timer (32 ns)"), std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("more trials cannot settle it: the timer's step (32 ns)"), std::string::npos)
+      << notes;
+  EXPECT_FALSE(has_regression(c));
+  // Ten steps are a change no step explains.
+  set_all(changed, spin, 1920);
+  EXPECT_EQ(find(compare_one(base, changed), spin).outcome, verdict::slower);
+}
+
+// The issue's case: the new run was throttled (86 % of the maximum clock) and read +4 % in time,
+// but in cycles it was faster (0.891).
+TEST(compare, slower_in_time_but_not_in_cycles_is_slower_clock_and_the_rule_decides_the_gate) {
+  auto changed = h200_run(1);
+  auto& r = result_of(changed, gemm);
+  const double base_clock = *result_of(changed, gemm).trials[0].telemetry.measured_sm_clock_mhz;
+  for (auto& trial : r.trials) {
+    trial.telemetry.measured_sm_clock_mhz = 0.857 * base_clock;
+  }
+  scale(changed, gemm, 1.04);
+  const comparison warned = compare_one(h200_run(1), changed);
+  const auto& s = find(warned, gemm);
+  EXPECT_EQ(s.outcome, verdict::slower);
+  EXPECT_TRUE(s.clock_mismatch);
+  EXPECT_FALSE(s.regression);
+  EXPECT_EQ(verdict_text(s), "slower (clock)");
+  EXPECT_FALSE(has_regression(warned));
+  EXPECT_NE(comparison_markdown(warned).find("| slower (clock) |"), std::string::npos)
+      << comparison_markdown(warned);
+  EXPECT_EQ(comparison_junit(warned).find("<failure"), std::string::npos);
+  EXPECT_NE(comparison_csv(warned).find("slower (clock)"), std::string::npos);
+  EXPECT_NE(comparison_json(warned).find("\"clock_mismatch\": true"), std::string::npos);
+  EXPECT_NE(clock_mismatch_advice(warned).find("the gate passes them (--on-clock-mismatch warn)"),
+            std::string::npos);
+
+  compare_options strict;
+  strict.on_clock_mismatch = clock_mismatch_rule::fail;
+  const comparison failed = compare_one(h200_run(1), changed, strict);
+  EXPECT_TRUE(find(failed, gemm).regression);
+  EXPECT_TRUE(has_regression(failed));
+  EXPECT_NE(comparison_markdown(failed).find("| **slower (clock)** |"), std::string::npos);
+  EXPECT_NE(comparison_junit(failed).find("message=\"slower (clock): "), std::string::npos);
+
+  // Slower in cycles too: a real regression, whatever the clocks did.
+  scale(changed, gemm, 1.25);
+  const auto& real = find(compare_one(h200_run(1), changed), gemm);
+  EXPECT_EQ(real.outcome, verdict::slower);
+  EXPECT_FALSE(real.clock_mismatch);
+  EXPECT_TRUE(real.regression);
+}
+
 // The note is the warnings' line: trials the clock rule flagged, never NVML's reasons alone.
 TEST(compare, a_throttled_side_is_said_in_one_line_and_a_power_cap_at_full_clock_is_not) {
   auto changed = h200_run(2);

@@ -42,7 +42,7 @@ stall_run run_with_stalls(int trials, int repeats, StallsAt stalls_at) {
         return run.trials_run;
       },
       [&](int) { ++run.dropped; }, [](const auto& probe_call) { probe_call(); },
-      [] { return std::vector<double>{}; });
+      [] { return median_precision{}; });
   return run;
 }
 

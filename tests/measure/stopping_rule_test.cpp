@@ -14,11 +14,12 @@ namespace {
 // Counts how often the rule asked for the samples: the CUPTI timer pays for each look.
 struct samples {
   std::vector<double> medians;
+  double timer_step_ns = 0;
   int looks = 0;
-  std::function<std::vector<double>()> reader() {
+  std::function<median_precision()> reader() {
     return [this] {
       ++looks;
-      return medians;
+      return precision_of(medians, timer_step_ns);
     };
   }
 };
@@ -65,6 +66,27 @@ TEST(stopping_rule, the_bounds_end_a_run_that_never_reaches_the_target) {
   EXPECT_EQ(stop_after(stop_at(0.5), 6, 1.0, wide.reader()), std::nullopt);
   EXPECT_EQ(stop_after(stop_at(0.5), 20, 1.0, wide.reader()), stop_reason::max_trials);
   EXPECT_EQ(stop_after(stop_at(0.5), 6, 10.0, wide.reader()), stop_reason::max_time);
+}
+
+// A copy of 1.6 µs on a timer that steps by 32 ns: the medians cannot be known closer than
+// ±2 %, so a ±0.5 % target is out of reach however many trials run.
+TEST(stopping_rule, a_target_below_the_timer_step_stops_at_once_and_says_why) {
+  samples s{{1600, 1600, 1600, 1600, 1600, 1600}, 32};
+  EXPECT_EQ(stop_after(stop_at(0.5), 6, 0.1, s.reader()), stop_reason::timer_resolution);
+  // The same trials with a target wider than the step and the statistical half-width together.
+  EXPECT_EQ(stop_after(stop_at(2.5), 6, 0.1, s.reader()), stop_reason::interval_reached);
+  // The step is part of the half-width: at 2 % + a spread, ±2 % is not reached.
+  samples spread{{1600, 1632, 1600, 1568, 1600, 1632}, 32};
+  EXPECT_EQ(stop_after(stop_at(2.5), 6, 0.1, spread.reader()), std::nullopt);
+}
+
+TEST(stopping_rule, the_interval_holds_a_timer_step_on_each_side) {
+  const median_precision p = precision_of({1000, 1001, 999, 1000, 1002, 998}, 32);
+  ASSERT_TRUE(p.interval.has_value());
+  EXPECT_DOUBLE_EQ(p.interval->low, 998 - 32.0);
+  EXPECT_DOUBLE_EQ(p.interval->high, 1002 + 32.0);
+  EXPECT_NEAR(*p.half_width, 34.0 / 1000, 1e-9);
+  EXPECT_NEAR(p.timer_share, 0.032, 1e-9);
 }
 
 TEST(warmup_settling, needs_two_full_windows_of_batches) {

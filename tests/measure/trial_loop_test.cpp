@@ -63,7 +63,7 @@ loop_run run_loop(const protocol& p, std::uint64_t reasons,
         ++run.probe_calls;
         probe_call();
       },
-      [&] { return run.medians; });
+      [&] { return precision_of(run.medians); });
   return run;
 }
 

@@ -1,6 +1,7 @@
 // Merging shard files: plan order back, and each way files can fail to fit together refused
 // with the files named.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -66,7 +67,22 @@ TEST(shard_merge, refuses_a_missing_shard_unless_partial_is_asked_for) {
       error_of([&] { (void)merge_result_sets(inputs, {}); }).find("shards 1, 3 of 4 are missing"),
       std::string::npos);
   const auto partial = merge_result_sets(inputs, {.allow_partial = true});
-  EXPECT_EQ(partial.runs.size(), 5u); // 0, 4, 8 and 2, 6
+  // 0, 4, 8 and 2, 6 measured; 1, 5, 9 and 3, 7 of the missing shards, skipped with the reason.
+  ASSERT_EQ(partial.runs.size(), 10u);
+  for (std::size_t i = 0; i < 10; ++i) {
+    const auto& run = partial.runs[i];
+    EXPECT_EQ(run.plan_index, i);
+    const bool missing = i % 4 == 1 || i % 4 == 3;
+    EXPECT_EQ(run.benchmark, missing ? "missing_shard" : "copy") << i;
+    if (missing) {
+      EXPECT_EQ(run.status, run_status::skipped);
+      EXPECT_EQ(run.state_name, fmt::format("missing_shard/shard={}of4/plan_index={}", i % 4, i));
+      EXPECT_NE(run.message.find(fmt::format("shard {}/4 was not merged", i % 4)),
+                std::string::npos);
+      EXPECT_NE(run.message.find(fmt::format("kerntime list --shard {}/4", i % 4)),
+                std::string::npos);
+    }
+  }
 }
 
 TEST(shard_merge, refuses_duplicates_versions_and_shards_of_different_runs) {

@@ -289,7 +289,8 @@ json result_to_json(const measurement_result& r) {
           {"wall_seconds", r.wall_seconds},
           {"host_phases_seconds", host_phases_to_json(r.phases)},
           {"flush_bytes", r.flush_bytes},
-          {"flush_median_ns", r.flush_median_ns}};
+          {"flush_median_ns", r.flush_median_ns},
+          {"timer_resolution_ns", r.timer_resolution_ns}};
 }
 
 json run_to_json(const benchmark_run& run) {

@@ -15,6 +15,8 @@ std::string reason_text(stop_reason reason) {
     return ", stopped by max_trials before the target";
   case stop_reason::max_time:
     return ", stopped by max_time before the target";
+  case stop_reason::timer_resolution:
+    return ", stopped: the timer's step alone is wider than the target";
   }
   return "";
 }
