@@ -13,9 +13,15 @@ runs=${1:-20000}
 shift || true
 
 nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
+# ccache (scripts/setup.sh installs it): a second run on the same machine compiles nothing again.
+launcher=()
+if command -v ccache >/dev/null; then
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+fi
 # -O1: what libFuzzer recommends, fast to build and still quick to run.
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90 \
+  "${launcher[@]}" \
   -DKERNTIME_FUZZ=ON -DKERNTIME_BUILD_TESTS=OFF -DKERNTIME_BUILD_BENCHMARKS=OFF \
   -DKERNTIME_BUILD_PYTHON=OFF >/dev/null
 cmake --build build-fuzz --target kerntime_fuzzers
