@@ -137,6 +137,12 @@ timeout 300 python3 "$root/bench/compare/compare_check.py" "$build/kerntime" "$O
   --aa-runs 4 --detect-repeats 1 --stop-runs 2 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
 
+# The trust fixes (issue 25): the timer's step read off real spans, a --stop-at-ci target below
+# it, the event timer's step, A/A compares with the step in the interval (docs/compare.md).
+step "trust"
+OUT="$OUT/trust" timeout 240 "$root/bench/compare/trust_check.sh" "$build" 2>&1 |
+  tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
+
 # The supervised run: its cost against one process, and (with 2+ GPUs) --devices all against
 # one GPU (bench/scale/scale_check.py; docs/scale.md). The fault and hang cases are GPU tests.
 step "scale"
@@ -303,11 +309,23 @@ for line in lines:
         row("event_envelope memset/settled/kernel/none us",
             "/".join(f"{float(f[k]):.3g}" for k in ("memset_us", "settled_us", "kernel_us", "none_us")))
     elif bench == "compare_aa":
-        row(f"compare A/A {f['rule']} ({f['metric']}): slower, {f['pairs']} pairs",
-            f"{f['slower']} of {f['states']}", "0", f["slower"] == "0")
+        row(f"compare A/A {f['rule']} ({f['metric']}): slower (+ by clock), {f['pairs']} pairs",
+            f"{f['slower']} (+{f.get('slower_clock', '0')}) of {f['states']}", "0",
+            f["slower"] == "0" and f["gate_failures"] == "0")
     elif bench == "compare_spin":
         row(f"compare spin {f['rule']} {f['threshold']} {f['base_us']} -> {f['new_us']} us",
             f"{f['verdict']} {f['ratio']} ({f['detected']})")
+    elif bench == "timer_step_cupti":
+        row("timer step, CUPTI (ns): min-max over the suite", f"{f['min']}-{f['max']}", "~32",
+            f["zero"] == "0" and 30 <= float(f["min"]) and float(f["max"]) <= 34)
+    elif bench == "timer_step_events":
+        row(f"timer step, CUDA events (ns): {f['state']}", f["step"])
+    elif bench == "stop_below_step":
+        row("--stop-at-ci 0.5 on a 1 us spin: reason, trials", f"{f['reason']}, {f['trials']}",
+            "timer_resolution", f["reason"] == "timer_resolution")
+    elif bench == "aa_compare":
+        row(f"A/A compare of two suite runs {f['pair']}: regression", f["regression"], "False",
+            f["regression"] == "False")
     elif bench == "stop_at_ci_summary":
         row("stop_at_ci 0.5: states that reached it", f"{f['reached']} of {f['states']}")
     elif bench == "scale_overhead":

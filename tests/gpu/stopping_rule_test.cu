@@ -6,6 +6,7 @@
 #include <kerntime/measure.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 #include "gpu_test.hpp"
@@ -57,12 +58,24 @@ INSTANTIATE_TEST_SUITE_P(timers, stop_at_ci,
                          ::testing::Values(backend_request::cupti, backend_request::events),
                          [](const auto& info) { return std::string(to_string(info.param)); });
 
+// A spin of 20-30 µs drawn afresh for every call: each trial's median moves by about 2 %, so a
+// ±0.5 % target (well above the timer's 32 ns step) is out of reach of a few trials.
+measurement_result noisy_spin(const protocol& p) {
+  std::uint32_t state = 12345;
+  return measure(
+      [&state](cudaStream_t stream, int) {
+        state = state * 1664525U + 1013904223U; // a fixed-seed LCG: the same draws every run
+        testkit::launch_spin(stream, microseconds(20 + (state >> 16) % 11));
+      },
+      p);
+}
+
 TEST_F(gpu_test, stop_at_ci_ends_at_max_trials_when_the_target_is_out_of_reach_and_warns) {
   protocol p;
   p.backend = backend_request::cupti;
-  p.stop_at_ci = 0.0001; // ±1 ppm: far below a spin kernel's trial-to-trial spread
+  p.stop_at_ci = 0.5;
   p.max_trials = 8;
-  const measurement_result r = spin_20us(p);
+  const measurement_result r = noisy_spin(p);
   EXPECT_EQ(r.stopping.reason, stop_reason::max_trials);
   EXPECT_EQ(r.stopping.trials, 8);
   EXPECT_EQ(r.trials.size(), 8U);
@@ -72,11 +85,24 @@ TEST_F(gpu_test, stop_at_ci_ends_at_max_trials_when_the_target_is_out_of_reach_a
 TEST_F(gpu_test, stop_at_ci_ends_at_max_time_after_the_minimum_trials) {
   protocol p;
   p.backend = backend_request::cupti;
-  p.stop_at_ci = 0.0001;
+  p.stop_at_ci = 0.5;
   p.max_time_s = 0.001; // over before the first trial ends: only the minimum trials run
-  const measurement_result r = spin_20us(p);
+  const measurement_result r = noisy_spin(p);
   EXPECT_EQ(r.stopping.reason, stop_reason::max_time);
   EXPECT_EQ(r.stopping.trials, p.trials);
+}
+
+// ±1 ppm of a 20 µs kernel is far below CUPTI's 32 ns step (0.16 %): no number of trials can
+// reach it, so the rule stops after the minimum trials and says why, naming the step.
+TEST_F(gpu_test, stop_at_ci_below_the_timer_step_stops_after_the_minimum_trials_and_names_the_step) {
+  protocol p;
+  p.backend = backend_request::cupti;
+  p.stop_at_ci = 0.0001;
+  const measurement_result r = spin_20us(p);
+  EXPECT_EQ(r.stopping.reason, stop_reason::timer_resolution);
+  EXPECT_EQ(r.stopping.trials, p.trials);
+  EXPECT_NEAR(r.timer_resolution_ns, 32, 1.5);
+  EXPECT_TRUE(has_warning_containing(r, "stop_at_ci: the timer steps by 32 ns"));
 }
 
 TEST_F(gpu_test, warmup_auto_settles_on_a_steady_kernel_and_counts_its_iterations) {
