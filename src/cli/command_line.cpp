@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <map>
 #include <ostream>
 
@@ -40,6 +41,8 @@
 
 namespace kerntime::detail {
 namespace {
+
+namespace fs = std::filesystem;
 
 // What `list` and `run` select.
 struct selection_flags {
@@ -87,23 +90,6 @@ constexpr setting_names flag_names{.warmup = "--warmup",
                                    .counters = "--counters",
                                    .metrics = "--metrics",
                                    .assign = " "};
-
-// Errors are one line of printable characters: a CI log shows the first line, and a person
-// reads one sentence. Values are shortened where kerntime quotes them (input_text.hpp); a
-// message that still runs long (CLI11 echoes values whole) is cut.
-constexpr std::size_t longest_message = 480;
-
-std::string one_line(std::string text) {
-  std::replace(text.begin(), text.end(), '\n', ' ');
-  while (!text.empty() && text.back() == ' ') {
-    text.pop_back();
-  }
-  if (text.size() > longest_message) {
-    text = fmt::format("{}… (message of {} characters cut)", text.substr(0, longest_message),
-                       text.size());
-  }
-  return printable(text);
-}
 
 void add_selection_options(CLI::App& command, selection_flags& flags) {
   command.add_option("--filter", flags.filter,
@@ -411,8 +397,9 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     throw invalid_argument("--devices runs a worker process per GPU and --no-isolation runs "
                            "everything in this process: drop one of them");
   }
-  if (const int count = count_devices(); flags.devices && count > 0) {
-    (void)parse_devices(*flags.devices, count); // bad input before anything starts
+  if (flags.devices) { // bad input before anything starts, and before a missing GPU (exit 3)
+    const int count = count_devices();
+    (void)parse_devices(*flags.devices, count > 0 ? count : unknown_device_count);
   }
   if (auto problem = env.find_device_problem()) {
     err << "kerntime: " << *problem << '\n';
@@ -455,7 +442,7 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   if (failed > 0) {
     for (const auto& r : runs) {
       if (r.status == run_status::failed && flags.quiet) {
-        err << "kerntime: " << r.state_name << " failed: " << one_line(r.message) << '\n';
+        err << "kerntime: " << r.state_name << " failed: " << message_line(r.message) << '\n';
       }
     }
     err << fmt::format("kerntime: {} of {} states failed\n", failed, runs.size());
@@ -480,6 +467,19 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   return exit_code;
 }
 
+// "run, list, info, compare, merge, calibrate and report": every command, in --help's order.
+std::string command_names(CLI::App& app) {
+  std::vector<std::string> names;
+  for (const auto* command : app.get_subcommands({})) {
+    names.push_back(command->get_name());
+  }
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  }
+  return text;
+}
+
 } // namespace
 
 int run_command_line(const std::vector<std::string>& args, const benchmark_registry& registry,
@@ -487,10 +487,16 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   auto& out = *env.out;
   auto& err = *env.err;
 
+  // The program's own name in --help ("Usage: my_benchmarks"): any program linking kerntime_main
+  // is this command line.
+  const std::string program =
+      args.empty() || args[0].empty() ? "kerntime" : fs::path(args[0]).filename().string();
   CLI::App app{"kerntime measures how long CUDA work really takes on the GPU: pure kernel time "
                "from CUPTI, on a cold L2, per kernel.",
-               "kerntime"};
+               program};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("kerntime ") + KERNTIME_VERSION,
+                       "Print kerntime's version and exit");
   app.set_help_all_flag("--help-all", "Show the options of every command");
   selection_flags run_selection;
   selection_flags list_selection;
@@ -538,16 +544,18 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     return app.exit(e, out, err);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e, out, err);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e, out, err);
   } catch (const CLI::RequiredError& e) {
     if (app.get_subcommands().empty()) {
       const bool named = args.size() > 1 && !args[1].empty() && args[1].front() != '-';
       err << "kerntime: error: "
-          << (named ? one_line(quoted_input(args[1]) + " is not a kerntime command")
+          << (named ? message_line(quoted_input(args[1]) + " is not a kerntime command")
                     : std::string("a command is required"))
-          << "; run kerntime run, kerntime list, kerntime info or kerntime compare (kerntime "
-             "--help explains them)\n";
+          << "; the commands are " << command_names(app) << " (" << program
+          << " --help explains them)\n";
     } else {
-      err << "kerntime: error: " << one_line(e.what()) << "; see kerntime --help\n";
+      err << "kerntime: error: " << message_line(e.what()) << "; see kerntime --help\n";
     }
     return exit_bad_input;
   } catch (const CLI::ExtrasError&) {
@@ -555,13 +563,13 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     const auto subcommands = app.get_subcommands();
     const std::string command = subcommands.empty() ? "kerntime" : subcommands.front()->get_name();
     err << "kerntime: error: "
-        << one_line(
+        << message_line(
                fmt::format("{} does not take {}", command,
                            quoted_input(fmt::format("{}", fmt::join(app.remaining(true), " ")))))
         << "; see kerntime " << (subcommands.empty() ? "" : command + " ") << "--help\n";
     return exit_bad_input;
   } catch (const CLI::ParseError& e) {
-    err << "kerntime: error: " << one_line(e.what()) << "; see kerntime --help or kerntime run "
+    err << "kerntime: error: " << message_line(e.what()) << "; see kerntime --help or kerntime run "
         << "--help\n";
     return exit_bad_input;
   }
@@ -614,7 +622,7 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     }
     return run_benchmarks(args, plan, p, flags, shard, env);
   } catch (const invalid_argument& e) {
-    err << "kerntime: error: " << one_line(e.what()) << '\n';
+    err << "kerntime: error: " << message_line(e.what()) << '\n';
     return exit_bad_input;
   }
 }

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "cli/exit_codes.hpp"
+#include "cli/input_text.hpp"
 #include "cli/name_pattern.hpp"
 #include "cli/output_paths.hpp"
 #include "kerntime/compare.hpp"
@@ -22,23 +23,34 @@ namespace {
 // compare's parser, with the flag named in the message.
 double threshold_flag(const std::string& text) {
   const auto value = parse_threshold(text);
-  if (!value || !(*value > 0 && *value < 1)) {
+  if (!value) {
     throw invalid_argument(fmt::format(
         "--threshold {} is not a fraction or a percentage; e.g. --threshold 2% or 0.02", text));
+  }
+  if (!(*value > 0 && *value < 1)) {
+    throw invalid_argument(fmt::format(
+        "--threshold {}: the band must be above 0 and below 100 % (a fraction in (0, 1)); e.g. "
+        "--threshold 2% or 0.02",
+        text));
   }
   return *value;
 }
 
+// One file of a side, and whether it was found in a folder given (not named by the user).
+struct side_file {
+  std::filesystem::path path;
+  bool in_folder = false;
+};
+
 // The files of one side: each file given, or every *.json of a folder given (a history of runs),
 // in name order.
-std::vector<std::filesystem::path> side_files(const std::vector<std::string>& paths,
-                                              std::string_view side) {
+std::vector<side_file> side_files(const std::vector<std::string>& paths, std::string_view side) {
   namespace fs = std::filesystem;
-  std::vector<fs::path> files;
+  std::vector<side_file> files;
   for (const auto& given : paths) {
     std::error_code ec;
     if (!fs::is_directory(given, ec)) {
-      files.emplace_back(given);
+      files.push_back({given, false});
       continue;
     }
     std::vector<fs::path> in_folder;
@@ -51,7 +63,9 @@ std::vector<std::filesystem::path> side_files(const std::vector<std::string>& pa
     if (in_folder.empty()) {
       throw invalid_argument(fmt::format("the {} folder {} holds no .json file", side, given));
     }
-    files.insert(files.end(), in_folder.begin(), in_folder.end());
+    for (auto& path : in_folder) {
+      files.push_back({std::move(path), true});
+    }
   }
   if (files.empty()) {
     throw invalid_argument(fmt::format(
@@ -61,11 +75,28 @@ std::vector<std::filesystem::path> side_files(const std::vector<std::string>& pa
   return files;
 }
 
-std::vector<result_set> read_side(const std::vector<std::filesystem::path>& files) {
+// Every file of a side read. A folder may hold other JSON beside the runs (an earlier --json
+// comparison, a calibration file): those are skipped with a line on `err`; a file named by the
+// user must be a result set.
+std::vector<result_set> read_side(const std::vector<side_file>& files, std::string_view side,
+                                  std::ostream& err) {
   std::vector<result_set> sets;
   sets.reserve(files.size());
   for (const auto& file : files) {
-    sets.push_back(read_result_set(file));
+    if (!file.in_folder) {
+      sets.push_back(read_result_set(file.path));
+      continue;
+    }
+    try {
+      sets.push_back(read_result_set(file.path));
+    } catch (const invalid_argument& e) {
+      err << "kerntime: skipped " << file.path.string() << " in the " << side
+          << " folder: " << message_line(e.what()) << '\n';
+    }
+  }
+  if (sets.empty()) {
+    throw invalid_argument(fmt::format(
+        "the {} folder holds no kerntime result set (every .json in it was skipped)", side));
   }
   return sets;
 }
@@ -167,12 +198,12 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
   for (const auto& [role, files] :
        {std::pair{"the base results", &base_files}, std::pair{"the new results", &new_files}}) {
     for (const auto& file : *files) {
-      inputs.push_back({role, file});
+      inputs.push_back({role, file.path});
     }
   }
   check_output_paths(paths, inputs);
-  const auto base = read_side(base_files);
-  const auto changed = read_side(new_files);
+  const auto base = read_side(base_files, "base", *env.err);
+  const auto changed = read_side(new_files, "new", *env.err);
   const comparison c = compare(base, changed, options);
   if (!flags.quiet) {
     *env.out << comparison_markdown(c) << std::flush;

@@ -57,10 +57,11 @@ std::string uuid_text(const cudaUUID_t& uuid) {
 } // namespace
 
 std::vector<int> parse_devices(std::string_view text, int count) {
-  const auto there = count == 1 ? std::string("the one device here is 0")
-                                : fmt::format("the devices here are 0 to {}", count - 1);
+  const auto there = count < 1    ? std::string("no device is visible here")
+                     : count == 1 ? std::string("the one device here is 0")
+                                  : fmt::format("the devices here are 0 to {}", count - 1);
   if (trimmed(text) == "all") {
-    std::vector<int> all(static_cast<std::size_t>(count));
+    std::vector<int> all(static_cast<std::size_t>(std::max(count, 0)));
     for (int i = 0; i < count; ++i) {
       all[static_cast<std::size_t>(i)] = i;
     }
@@ -76,7 +77,7 @@ std::vector<int> parse_devices(std::string_view text, int count) {
                                          "them)",
                                          text, part, there));
     }
-    if (ordinal >= count) {
+    if (count >= 0 && ordinal >= count) {
       throw invalid_argument(
           fmt::format("--devices {}: there is no device {} ({})", text, ordinal, there));
     }

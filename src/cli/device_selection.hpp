@@ -14,6 +14,8 @@ namespace kerntime::detail {
 // "all" or a list such as "0,2,3", against the `count` devices this process sees. Throws
 // kerntime::invalid_argument naming the value and the devices there are.
 [[nodiscard]] std::vector<int> parse_devices(std::string_view text, int count);
+// parse_devices' count where no device is visible: the numbers are checked, not their range.
+inline constexpr int unknown_device_count = -1;
 
 // The CUDA_VISIBLE_DEVICES of the worker for `ordinal`: that entry of the list the command was
 // started with (`visible`, unset when nullopt), or the ordinal itself.

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace kerntime::detail {
 
 std::string printable(std::string_view text) {
@@ -25,6 +27,21 @@ std::string quoted_input(std::string_view text) {
   }
   return fmt::format("'{}…' ({} characters)", printable(text.substr(0, shown_input_length)),
                      text.size());
+}
+
+// Values are shortened where kerntime quotes them; a message that still runs long is cut here.
+constexpr std::size_t longest_message = 480;
+
+std::string message_line(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  while (!text.empty() && text.back() == ' ') {
+    text.pop_back();
+  }
+  if (text.size() > longest_message) {
+    text = fmt::format("{}… (message of {} characters cut)", text.substr(0, longest_message),
+                       text.size());
+  }
+  return printable(text);
 }
 
 } // namespace kerntime::detail

@@ -18,4 +18,8 @@ inline constexpr std::size_t shown_input_length = 60;
 // The whole line made printable: control characters become \xNN, so a message stays one line.
 [[nodiscard]] std::string printable(std::string_view text);
 
+// An error message as kerntime prints it: one line of printable characters (a CI log shows the
+// first line, and a person reads one sentence), cut when it runs long (CLI11 echoes values whole).
+[[nodiscard]] std::string message_line(std::string text);
+
 } // namespace kerntime::detail

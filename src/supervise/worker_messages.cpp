@@ -16,7 +16,7 @@ constexpr std::string_view unusable_word = "unusable ";
 constexpr std::string_view result_word = "result ";
 
 // Control characters would end the line early: a reason is shown as one line anyway.
-std::string one_line(std::string_view text) {
+std::string without_line_breaks(std::string_view text) {
   std::string out(text);
   for (char& c : out) {
     if (c == '\n' || c == '\r') {
@@ -29,7 +29,7 @@ std::string one_line(std::string_view text) {
 } // namespace
 
 std::string run_command(std::size_t plan_index, std::string_view state_name) {
-  return fmt::format("{}{} {}", run_word, plan_index, one_line(state_name));
+  return fmt::format("{}{} {}", run_word, plan_index, without_line_breaks(state_name));
 }
 
 std::optional<run_request> parse_run_command(std::string_view line) {
@@ -62,7 +62,7 @@ std::string ready_message(const std::optional<run_device>& device) {
 }
 
 std::string unusable_message(std::string_view why) {
-  return std::string(unusable_word) + one_line(why);
+  return std::string(unusable_word) + without_line_breaks(why);
 }
 
 std::string result_message(const benchmark_run& run) {

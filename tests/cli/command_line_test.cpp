@@ -95,7 +95,45 @@ TEST_F(command_line, list_applies_filter_and_axis_overrides) {
 TEST_F(command_line, a_command_is_required) {
   const auto result = run({});
   EXPECT_EQ(result.exit_code, exit_bad_input);
-  EXPECT_NE(result.err.find("a command is required; run kerntime run"), std::string::npos);
+  EXPECT_NE(result.err.find("a command is required; the commands are run, list, info, compare, "
+                            "merge, calibrate and report (kerntime --help explains them)"),
+            std::string::npos)
+      << result.err;
+}
+
+TEST_F(command_line, an_unknown_command_is_told_every_command) {
+  expect_bad_input({"bogus"}, "'bogus' is not a kerntime command; the commands are run, list, "
+                              "info, compare, merge, calibrate and report");
+}
+
+TEST_F(command_line, version_prints_kerntime_s_version) {
+  const auto result = run({"--version"});
+  EXPECT_EQ(result.exit_code, exit_ok);
+  EXPECT_EQ(result.out.rfind("kerntime ", 0), 0U) << result.out;
+  EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 1) << result.out;
+}
+
+TEST_F(command_line, help_names_the_program_that_links_the_command_line) {
+  outcome result = run_cli(registry_, {"--help"});
+  EXPECT_NE(result.out.find("Usage: kerntime "), std::string::npos) << result.out;
+  std::vector<std::string> args = {"/opt/bench/my_benchmarks", "--help"};
+  std::ostringstream out;
+  std::ostringstream err;
+  cli_environment env;
+  env.out = &out;
+  env.err = &err;
+  EXPECT_EQ(run_command_line(args, registry_, env), exit_ok);
+  EXPECT_NE(out.str().find("Usage: my_benchmarks "), std::string::npos) << out.str();
+}
+
+TEST_F(command_line, a_malformed_device_list_is_bad_input_even_without_a_gpu) {
+  const auto result = run({"run", "--devices", "abc"}, false);
+  EXPECT_EQ(result.exit_code, exit_bad_input) << result.err;
+  EXPECT_NE(result.err.find("'abc' is not a device number"), std::string::npos) << result.err;
+  EXPECT_NE(result.err.find("no device is visible here"), std::string::npos) << result.err;
+  EXPECT_EQ(run({"run", "--devices", "0,0"}, false).exit_code, exit_bad_input);
+  // Well-formed: the missing GPU is the problem.
+  EXPECT_EQ(run({"run", "--devices", "all"}, false).exit_code, exit_no_device);
 }
 
 TEST_F(command_line, unknown_flag) {

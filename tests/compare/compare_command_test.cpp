@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -111,6 +112,42 @@ TEST_F(compare_command, bad_input_exits_2_with_one_line) {
     EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
     EXPECT_EQ(result.out, "");
   }
+}
+
+TEST_F(compare_command, a_threshold_out_of_range_says_the_range) {
+  for (const std::string threshold : {"200%", "-1", "0"}) {
+    const auto result =
+        run({data + "/h200_run1.json", data + "/h200_run2.json", "--threshold", threshold});
+    EXPECT_EQ(result.exit_code, exit_bad_input) << threshold;
+    EXPECT_NE(result.err.find("the band must be above 0 and below 100 %"), std::string::npos)
+        << result.err;
+  }
+  EXPECT_NE(run({data + "/h200_run1.json", data + "/h200_run2.json", "--threshold", "much"})
+                .err.find("is not a fraction or a percentage"),
+            std::string::npos);
+}
+
+// A folder of runs often holds an earlier --json comparison or a calibration file too.
+TEST_F(compare_command, a_folder_side_skips_json_that_is_not_a_result_set_and_says_so) {
+  const auto folder = temp_.path() / "runs";
+  std::filesystem::create_directory(folder);
+  std::filesystem::copy_file(data + "/h200_run1.json", folder / "a_run1.json");
+  std::filesystem::copy_file(data + "/h200_run2.json", folder / "b_run2.json");
+  const auto verdicts = (temp_.path() / "verdicts.json").string();
+  ASSERT_EQ(
+      run({data + "/h200_run1.json", data + "/h200_run2.json", "--json", verdicts, "-q"}).exit_code,
+      exit_ok);
+  std::filesystem::copy_file(verdicts, folder / "c_verdicts.json");
+  const auto result = run({"--base", folder.string(), "--new", data + "/h200_run1.json", "-q"});
+  EXPECT_EQ(result.exit_code, exit_ok) << result.err;
+  EXPECT_NE(result.err.find("kerntime: skipped " + (folder / "c_verdicts.json").string() +
+                            " in the base folder: "),
+            std::string::npos)
+      << result.err;
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  // A file named by the user is still refused.
+  EXPECT_EQ(run({(folder / "c_verdicts.json").string(), data + "/h200_run1.json"}).exit_code,
+            exit_bad_input);
 }
 
 TEST_F(compare_command, run_with_an_unreadable_baseline_stops_before_measuring) {
