@@ -1,0 +1,86 @@
+#pragma once
+// The statistics that decide `kerntime ab`: the balanced order of trials (A B B A, so a linear
+// drift cancels inside every block), the paired log-ratio of one block, and a confidence sequence
+// for the ratio B/A that stays valid when looked at after every block, so the run can stop as soon
+// as it decides. Pure arithmetic, so the tests check its coverage by simulation (docs/ab.md).
+
+#include <array>
+#include <cstddef>
+#include <limits>
+
+namespace kerntime::detail {
+
+enum class ab_side { a, b };
+
+// How the trials of the two sides are interleaved. `balanced` (A B B A, repeated) is what A/B runs;
+// `alternating` (A B A B) is the naive order, kept to show what the balance buys.
+enum class trial_order { balanced, alternating };
+
+// One block of four trials, two per side, gives one observation.
+inline constexpr std::size_t trials_per_block = 4;
+
+// The side that runs trial `k`, counted from 0 over the whole run.
+[[nodiscard]] ab_side side_of_trial(trial_order order, std::size_t k);
+
+// The observation of one block: its four trial medians in the order they ran, sides assigned by
+// `order`; ((log b1 + log b2) - (log a1 + log a2)) / 2. Throws kerntime::invalid_argument when a
+// median is not a positive finite number.
+[[nodiscard]] double block_log_ratio(trial_order order,
+                                     const std::array<double, trials_per_block>& medians);
+
+// Where B/A lies after `blocks` observations. `ratio` is exp(mean log-ratio); `low` is 0 and
+// `high` +infinity while too few blocks bound it.
+struct ab_interval {
+  double ratio = 1;
+  double low = 0;
+  double high = std::numeric_limits<double>::infinity();
+  std::size_t blocks = 0;
+};
+
+enum class ab_decision { undecided, slower, faster, same, inconclusive };
+
+inline constexpr double default_band = 0.01;  // ±1 %
+inline constexpr double default_alpha = 0.05; // the chance the interval ever misses, all blocks
+
+// The verdict of an interval against the band b: `slower` when the interval lies wholly above
+// 1 + b, `faster` wholly below 1 / (1 + b), `same` wholly inside [1 / (1 + b), 1 + b], otherwise
+// `undecided`. Throws kerntime::invalid_argument when b is negative or not finite.
+[[nodiscard]] ab_decision decide(const ab_interval& interval, double band);
+
+// The verdict when the caller stops (at its maximum of blocks or time): decide()'s, with
+// `undecided` reported as `inconclusive`.
+[[nodiscard]] ab_decision conclude(const ab_interval& interval, double band);
+
+// Half the width, on the log scale, of Lai's t-mixture confidence sequence for the mean of
+// `count` observations whose squared deviations from their mean sum to `sum_squared_deviations`;
+// +infinity while the observations cannot bound the mean (fewer than 3). Throws
+// kerntime::invalid_argument when alpha is not in (0, 1) or the sum is negative.
+[[nodiscard]] double t_mixture_log_half_width(std::size_t count, double sum_squared_deviations,
+                                              double alpha);
+
+// The running state of one A/B comparison: add a block's log-ratio, read the interval, decide.
+class sequential_ratio {
+public:
+  // timer_step_fraction: the timer's step as a fraction of the median, 0 when unknown; the
+  // interval is never narrower than that on each side. Throws kerntime::invalid_argument when
+  // alpha is not in (0, 1) or the step is negative or not finite.
+  explicit sequential_ratio(double alpha = default_alpha, double timer_step_fraction = 0);
+
+  // Throws kerntime::invalid_argument when the log-ratio is not finite.
+  void add_block(double log_ratio);
+
+  [[nodiscard]] std::size_t blocks() const noexcept { return count_; }
+  [[nodiscard]] ab_interval interval() const;
+  [[nodiscard]] ab_decision decision(double band = default_band) const {
+    return decide(interval(), band);
+  }
+
+private:
+  double alpha_;
+  double timer_step_fraction_;
+  std::size_t count_ = 0;
+  double mean_ = 0;
+  double sum_squared_deviations_ = 0; // Welford's running sum, stable for tiny spreads
+};
+
+} // namespace kerntime::detail
