@@ -12,6 +12,7 @@ CUPTI is unavailable); this package prepares the arguments and the stream and wr
 
 from . import errors, torch_profiler_state
 from ._kerntime import __version__, json_schema_version
+from .ab import ABComparison, KernelChange, ab
 from .bench_function import bench
 from .errors import *  # noqa: F401,F403 (the exception classes, listed in errors.__all__)
 from .result import Kernel, Result, Sample, Statistics, Telemetry
@@ -24,6 +25,9 @@ __all__ = [
     "__version__",
     "json_schema_version",
     "bench",
+    "ab",
+    "ABComparison",
+    "KernelChange",
     "Result",
     "Kernel",
     "Sample",

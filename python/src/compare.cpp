@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
+#include <array>
 #include <filesystem>
 #include <span>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "compare/confidence_sequence.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
@@ -58,9 +60,67 @@ std::string render_html_compared(const run_context& context, const std::vector<b
   return out.str();
 }
 
+std::string decision_name(detail::ab_decision d) {
+  switch (d) {
+  case detail::ab_decision::slower:
+    return "slower";
+  case detail::ab_decision::faster:
+    return "faster";
+  case detail::ab_decision::same:
+    return "same";
+  case detail::ab_decision::inconclusive:
+    return "inconclusive";
+  case detail::ab_decision::undecided:
+    break;
+  }
+  return "undecided";
+}
+
+py::tuple interval_tuple(const detail::ab_interval& i) {
+  return py::make_tuple(i.ratio, i.low, i.high);
+}
+
 } // namespace
 
+// The decision core of A/B runs (src/compare/confidence_sequence.hpp, docs/ab.md): kerntime.ab
+// drives it from Python, the arithmetic stays C++.
+void bind_sequential_ratio(py::module_& m) {
+  py::class_<detail::sequential_ratio>(m, "SequentialRatio")
+      .def(py::init<double, double>(), py::arg("alpha") = detail::default_alpha,
+           py::arg("timer_step_fraction") = 0.0,
+           "Lai's t-mixture confidence sequence for the ratio B/A over A B B A blocks; the "
+           "interval is never narrower than the timer's step (a fraction of the median).")
+      .def("add_block", &detail::sequential_ratio::add_block, py::arg("log_ratio"))
+      .def_property_readonly("blocks", &detail::sequential_ratio::blocks)
+      .def(
+          "interval",
+          [](const detail::sequential_ratio& s) { return interval_tuple(s.interval()); },
+          "(ratio, low, high) of B/A; (ratio, 0, inf) while too few blocks bound it.")
+      .def(
+          "decision",
+          [](const detail::sequential_ratio& s, double band) {
+            return decision_name(s.decision(band));
+          },
+          py::arg("band") = detail::default_band,
+          "slower, faster, same, or undecided while the interval straddles the band's edge.")
+      .def(
+          "conclusion",
+          [](const detail::sequential_ratio& s, double band) {
+            return decision_name(detail::conclude(s.interval(), band));
+          },
+          py::arg("band") = detail::default_band,
+          "The verdict when the run stops: decision(), with undecided as inconclusive.");
+  m.def(
+      "block_log_ratio",
+      [](const std::array<double, detail::trials_per_block>& medians) {
+        return detail::block_log_ratio(detail::trial_order::balanced, medians);
+      },
+      py::arg("medians"),
+      "One A B B A block's paired log-ratio from its four trial medians in the order they ran.");
+}
+
 void bind_compare(py::module_& m) {
+  bind_sequential_ratio(m);
   py::class_<result_set>(m, "ResultSet")
       .def(py::init<>())
       .def(py::init([](run_context context, std::vector<benchmark_run> runs) {
