@@ -222,6 +222,10 @@ if python3 -c "import kerntime._kerntime" 2>/dev/null; then
     step "torch launch cost"
     timeout 120 python3 "$root/bench/queue/torch_launch_cost.py" 2>&1 | tee -a "$bench_log" |
       grep '^RESULT' | tee -a "$results"
+    # kerntime.ab: A/A false decisions and detection of a 1 % change (docs/ab.md).
+    step "kerntime.ab"
+    timeout 300 python3 "$root/bench/ab/ab_check.py" --runs 10 --max-blocks 30 2>&1 |
+      tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
   fi
 else
   echo "PYTESTS not run: the kerntime module is not installed for python3" >>"$results"
@@ -326,6 +330,12 @@ for line in lines:
     elif bench == "aa_compare":
         row(f"A/A compare of two suite runs {f['pair']}: regression", f["regression"], "False",
             f["regression"] == "False")
+    elif bench == "ab_aa":
+        row(f"kerntime.ab A/A {f['op']}: false, same, inconclusive of {f['runs']}",
+            f"{f['false']}, {f['same']}, {f['inconclusive']}", "0 false", f["false"] == "0")
+    elif bench == "ab_detect":
+        row(f"kerntime.ab {f['base_us']} us +{f['change_pct']} % at ±{f['band_pct']} %: slower",
+            f"{f['slower']} in {f['blocks_median']} blocks")
     elif bench == "stop_at_ci_summary":
         row("stop_at_ci 0.5: states that reached it", f"{f['reached']} of {f['states']}")
     elif bench == "scale_overhead":
