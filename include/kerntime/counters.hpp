@@ -42,7 +42,14 @@ struct counters_derived {
   std::optional<double> dram_fraction_of_peak;   // that over the device's peak bandwidth
   std::optional<double> dram_percent_of_peak;    // the counter's own DRAM throughput %
   std::optional<double> compute_percent_of_peak; // the larger of tensor-pipe and SM throughput %
-  std::optional<roofline_bound> bound;           // whichever of the two percents is larger
+  // Whichever of the two percents is larger; none when neither reaches 5 % (an idle GPU has no
+  // bound: 0.3 % DRAM against 0 % compute is not "memory-bound").
+  std::optional<roofline_bound> bound;
+  // Values outside their physical range, each with why: a percentage above 100 % or below 0, a
+  // negative count. Shown as counter artefacts, never as facts (ratios whose parts come from
+  // separate replay passes can exceed their range: L2 hit rates of 102-201 % on radix-sort
+  // kernels of the H200).
+  std::vector<std::string> implausible;
 };
 
 // One kernel of the breakdown (all launches of one name in an iteration) and its counters.

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace kerntime {
 
@@ -53,6 +54,10 @@ struct speed_of_light {
   double roofline_ns = 0;                        // max(flops / peak flops, bytes / peak bytes)
   std::string peak_source;                       // "table sm_90: 132 SMs × 1980 MHz …"
   std::optional<achievable_speed_of_light> achievable;
+  // Figures that cannot be plain facts, each said with why: memory above 100 % of the DRAM peak
+  // (the bytes came from L2), a time faster than the roofline (the declared work is wrong, or
+  // the work did not run).
+  std::vector<std::string> notes;
 };
 
 } // namespace kerntime

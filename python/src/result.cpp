@@ -111,6 +111,7 @@ void bind_counters(py::module_& m) {
       .def_readonly("dram_fraction_of_peak", &counters_derived::dram_fraction_of_peak)
       .def_readonly("dram_percent_of_peak", &counters_derived::dram_percent_of_peak)
       .def_readonly("compute_percent_of_peak", &counters_derived::compute_percent_of_peak)
+      .def_readonly("implausible", &counters_derived::implausible)
       .def_property_readonly("bound", [](const counters_derived& d) -> std::optional<std::string> {
         if (!d.bound) {
           return std::nullopt;

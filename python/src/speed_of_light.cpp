@@ -69,6 +69,7 @@ void bind_speed_of_light(py::module_& m) {
           "bound", [](const speed_of_light& s) { return std::string(to_string(s.bound)); })
       .def_readonly("roofline_ns", &speed_of_light::roofline_ns)
       .def_readonly("peak_source", &speed_of_light::peak_source)
+      .def_readonly("notes", &speed_of_light::notes)
       .def_readonly("achievable", &speed_of_light::achievable);
   m.def("flop_precision_names", &flop_precision_names,
         "Every precision name add_flops and bench(dtype=) accept, comma-separated.");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string_view>
 
 #include "counters/range_attribution.hpp"
@@ -36,7 +37,35 @@ std::string mismatch_text(const attribution_mismatch& m) {
   return "unknown mismatch";
 }
 
+// A metric in per cent (".pct", ".pct_of_peak_sustained_elapsed", "hit_rate.pct", ...).
+bool is_percent(std::string_view metric) {
+  return metric.ends_with(".pct") || metric.find(".pct_of_peak") != std::string_view::npos ||
+         metric.ends_with("_pct");
+}
+
+// A percentage this far past its range is not rounding.
+constexpr double percent_tolerance = 0.5;
+
 } // namespace
+
+std::vector<std::string> implausible_counters(const std::map<std::string, double>& metrics) {
+  std::vector<std::string> found;
+  for (const auto& [name, value] : metrics) {
+    if (!std::isfinite(value)) {
+      continue; // not evaluated: shown as missing, not as a value
+    }
+    if (is_percent(name) && (value > 100 + percent_tolerance || value < -percent_tolerance)) {
+      found.push_back(fmt::format(
+          "{} = {:.1f} % is outside 0-100 %: a counter artefact (a ratio whose parts come from "
+          "separate replay passes can exceed its range), not a measurement",
+          name, value));
+    } else if (!is_percent(name) && value < 0) {
+      found.push_back(
+          fmt::format("{} = {:g} is negative: a counter artefact, not a measurement", name, value));
+    }
+  }
+  return found;
+}
 
 counters_derived derive_counters(const std::map<std::string, double>& metrics, double duration_ns) {
   counters_derived d;
@@ -56,10 +85,12 @@ counters_derived derive_counters(const std::map<std::string, double>& metrics, d
       d.compute_percent_of_peak = std::max(d.compute_percent_of_peak.value_or(value), value);
     }
   }
-  if (d.dram_percent_of_peak && d.compute_percent_of_peak) {
+  if (d.dram_percent_of_peak && d.compute_percent_of_peak &&
+      std::max(*d.dram_percent_of_peak, *d.compute_percent_of_peak) >= bound_floor_percent) {
     d.bound = *d.dram_percent_of_peak >= *d.compute_percent_of_peak ? roofline_bound::memory
                                                                     : roofline_bound::compute;
   }
+  d.implausible = implausible_counters(metrics);
   return d;
 }
 

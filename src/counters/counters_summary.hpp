@@ -13,10 +13,18 @@ namespace kerntime::detail {
 
 // From the metrics of one kernel (or the iteration) and its timed duration: DRAM bytes read +
 // written, those bytes over the duration, the counter's DRAM %, the compute % (the largest of
-// tensor-pipe and SM throughput % among the metrics) and the bound (whichever % is larger).
+// tensor-pipe and SM throughput % among the metrics), the bound (whichever % is larger, when
+// one reaches bound_floor_percent) and the values outside their physical range.
 // dram_fraction_of_peak needs the device's peak and is set by the speed-of-light stage.
 [[nodiscard]] counters_derived derive_counters(const std::map<std::string, double>& metrics,
                                                double duration_ns);
+
+// Below this, neither DRAM nor compute is busy enough to name a bound.
+inline constexpr double bound_floor_percent = 5;
+
+// Each metric value outside its physical range, with why (counters_derived::implausible).
+[[nodiscard]] std::vector<std::string>
+implausible_counters(const std::map<std::string, double>& metrics);
 
 // `iteration`: the records of one timed iteration (trace records of iteration 0), `breakdown`
 // the kernels of the result (their median times), `latency_ns` the headline latency.

@@ -119,8 +119,12 @@ std::string speed_of_light_cell(const speed_of_light& sol, const std::optional<d
     tooltip += fmt::format("; DRAM bandwidth {:.1f} %", *memory_pct);
   }
   tooltip += fmt::format(" of the {}", peaks);
-  return fmt::format("<td class=\"num\"><span title=\"{}\">{}</span></td>", html_escape(tooltip),
-                     html_escape(share));
+  for (const auto& note : sol.notes) {
+    tooltip += "; " + note;
+  }
+  // A share that cannot be a plain fact is marked in the cell, its reason in the tooltip.
+  return fmt::format("<td class=\"num\"><span title=\"{}\">{}{}</span></td>", html_escape(tooltip),
+                     html_escape(share), sol.notes.empty() ? "" : " *");
 }
 
 std::string theoretical_peaks(const speed_of_light& sol) {

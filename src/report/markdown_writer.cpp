@@ -242,13 +242,19 @@ void print_kernel_table(std::ostream& out, const measurement_result& r) {
       cells.push_back(
           counter_cell(value([](const auto& kc) { return kc.derived.dram_percent_of_peak; })));
     }
+    // A value outside its range is marked as the artefact it is; the list below says why.
+    const auto metric_cell = [c](std::string_view metric) {
+      if (c == nullptr) {
+        return std::string(no_value);
+      }
+      const std::string cell = counter_cell(detail::metric_value(*c, metric));
+      return detail::is_implausible(c->derived, metric) ? cell + " (artefact)" : cell;
+    };
     if (columns.l2_hit_rate) {
-      cells.push_back(counter_cell(value(
-          [](const auto& kc) { return detail::metric_value(kc, detail::l2_hit_rate_metric); })));
+      cells.push_back(metric_cell(detail::l2_hit_rate_metric));
     }
     if (columns.tensor) {
-      cells.push_back(counter_cell(value(
-          [](const auto& kc) { return detail::metric_value(kc, detail::tensor_pipe_metric); })));
+      cells.push_back(metric_cell(detail::tensor_pipe_metric));
     }
     if (columns.bound) {
       cells.push_back(c && c->derived.bound ? std::string(to_string(*c->derived.bound))
@@ -270,6 +276,22 @@ void print_counters(std::ostream& out, const counters_summary& c) {
     return;
   }
   out << "Counters: " << detail::markdown_text(detail::describe_counters(c)) << "\n\n";
+  std::vector<std::string> artefacts;
+  for (const auto& k : c.kernels) {
+    for (const auto& why : k.derived.implausible) {
+      artefacts.push_back(k.name + ": " + why);
+    }
+  }
+  for (const auto& why : c.derived.implausible) {
+    artefacts.push_back("the iteration: " + why);
+  }
+  if (!artefacts.empty()) {
+    out << "Counter artefacts (values outside their physical range, not measurements):\n\n";
+    for (const auto& artefact : artefacts) {
+      out << "- " << detail::markdown_text(artefact) << '\n';
+    }
+    out << '\n';
+  }
   if (!c.mismatches.empty()) {
     out << "Counter mismatches:\n\n";
     for (const auto& mismatch : c.mismatches) {
@@ -312,7 +334,11 @@ std::string describe_speed_of_light(const speed_of_light& sol) {
     text += fmt::format("; of achievable ({}): compute {}, memory {}", sol.achievable->source,
                         pct(sol.achievable->compute_pct), pct(sol.achievable->memory_pct));
   }
-  return text + "; peak source: " + sol.peak_source;
+  text += "; peak source: " + sol.peak_source;
+  for (const auto& note : sol.notes) {
+    text += "; " + note;
+  }
+  return text;
 }
 
 // Everything about one state that does not fit its row: its kernels, telemetry, warnings, or

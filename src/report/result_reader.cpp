@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "counters/counters_summary.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
 #include "kerntime/statistics.hpp"
@@ -277,8 +278,9 @@ std::map<std::string, double> metric_values_of(const json& j) {
   return values;
 }
 
-// Only the keys written are set: the others were not derived.
-counters_derived counters_derived_of(const json& j) {
+// Only the keys written are set: the others were not derived. Files written before the range
+// check have no "implausible": it is read off their metrics as derive_counters does.
+counters_derived counters_derived_of(const json& j, const std::map<std::string, double>& metrics) {
   const auto number = [&j](const char* key) {
     return j.contains(key) ? std::optional<double>(j.at(key).get<double>()) : std::nullopt;
   };
@@ -291,6 +293,8 @@ counters_derived counters_derived_of(const json& j) {
   if (j.contains("bound")) {
     d.bound = enum_of(j, "bound", parse_roofline_bound);
   }
+  d.implausible = j.contains("implausible") ? j.at("implausible").get<std::vector<std::string>>()
+                                            : detail::implausible_counters(metrics);
   return d;
 }
 
@@ -314,12 +318,13 @@ counters_summary counters_of(const json& result) {
   c.passes = integer_of<int>(j, "passes");
   c.seconds = j.at("seconds").get<double>();
   c.kernels = list_of<kernel_counters_result>(j.at("kernels"), [](const json& k) {
+    auto metrics = metric_values_of(k.at("metrics"));
+    auto derived = counters_derived_of(k.at("derived"), metrics);
     return kernel_counters_result{k.at("name").get<std::string>(), integer_of<int>(k, "launches"),
-                                  metric_values_of(k.at("metrics")),
-                                  counters_derived_of(k.at("derived"))};
+                                  std::move(metrics), std::move(derived)};
   });
   c.metrics_total = metric_values_of(j.at("metrics_total"));
-  c.derived = counters_derived_of(j.at("derived"));
+  c.derived = counters_derived_of(j.at("derived"), c.metrics_total);
   c.mismatches = j.at("mismatches").get<std::vector<std::string>>();
   return c;
 }
@@ -341,6 +346,9 @@ speed_of_light speed_of_light_of(const json& j) {
         optional_of<double>(a, "flops_per_s"), optional_of<double>(a, "bytes_per_s"),
         optional_of<double>(a, "compute_pct"), optional_of<double>(a, "memory_pct"),
         a.at("source").get<std::string>()};
+  }
+  if (j.contains("notes")) {
+    sol.notes = j.at("notes").get<std::vector<std::string>>();
   }
   return sol;
 }

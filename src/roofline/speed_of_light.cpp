@@ -1,5 +1,7 @@
 #include "roofline/speed_of_light.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace kerntime::detail {
@@ -28,6 +30,26 @@ std::optional<double> seconds_at(std::optional<double> work, std::optional<doubl
     return std::nullopt;
   }
   return *work / *rate;
+}
+
+// The peak tables multiply the device's own clocks and widths; a state timed this much below its
+// roofline is not explained by a clock read a little low or the timer's step on a short state.
+constexpr double roofline_tolerance = 0.05;
+
+// What the figures cannot mean as they stand (speed_of_light::notes).
+void add_plausibility_notes(speed_of_light& sol, double latency_ns) {
+  if (sol.memory_pct && *sol.memory_pct > 100) {
+    sol.notes.push_back(fmt::format(
+        "memory {:.1f}% is above the DRAM peak: part of the declared bytes came from L2 (a hot "
+        "L2, or data that fits in it), not from DRAM",
+        *sol.memory_pct));
+  }
+  if (sol.roofline_ns > 0 && latency_ns < sol.roofline_ns * (1 - roofline_tolerance)) {
+    sol.notes.push_back(fmt::format(
+        "the time is {:.0f}% below the roofline: faster than the GPU's peaks allow for the "
+        "declared work, so the declared work is wrong or the work did not all run",
+        100 * (1 - latency_ns / sol.roofline_ns)));
+  }
 }
 
 } // namespace
@@ -61,6 +83,7 @@ std::optional<speed_of_light> compute_speed_of_light(const declared_work& work,
     a.source = achievable_source;
     sol.achievable = std::move(a);
   }
+  add_plausibility_notes(sol, work.latency_ns);
   return sol;
 }
 
@@ -96,6 +119,15 @@ void add_speed_of_light(std::span<benchmark_run> runs, const roofline_settings& 
     const declared_work work{run.flops, run.flops_precision, run.bytes, run.result->latency_ns};
     const calibration* achievable = settings.achievable ? &*settings.achievable : nullptr;
     run.sol = compute_speed_of_light(work, *peaks, achievable, settings.achievable_source);
+    // With counters, what DRAM really moved says what the memory share is.
+    const counters_derived& measured = run.result->counters.derived;
+    if (run.sol && run.sol->memory_pct && *run.sol->memory_pct > 100 && measured.dram_bytes &&
+        peaks->bytes_per_s) {
+      run.sol->notes.push_back(fmt::format(
+          "the counters measured {:.3g} MB of DRAM traffic: {:.1f}% of the DRAM peak",
+          *measured.dram_bytes / 1e6,
+          100 * *measured.dram_bytes / (run.result->latency_ns * 1e-9) / *peaks->bytes_per_s));
+    }
   }
 }
 

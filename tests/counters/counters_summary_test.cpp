@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <string>
 #include <vector>
 
@@ -79,6 +81,43 @@ TEST(derive_counters, nothing_without_its_metrics_or_a_duration) {
       derive_counters({{counter_metrics::dram_read, 10}, {counter_metrics::dram_write, 10}}, 0);
   EXPECT_EQ(e.dram_bytes, 20);
   EXPECT_FALSE(e.dram_bytes_per_second) << "no timed duration to divide by";
+}
+
+// A copy of a few bytes: 0.3 % DRAM and no compute is no bound at all (it once read
+// "bound: memory").
+TEST(derive_counters, neither_side_busy_is_no_bound) {
+  const auto idle = derive_counters(
+      {{counter_metrics::dram_percent, 0.3}, {counter_metrics::tensor_pipe, 0.0}}, 1'000);
+  EXPECT_FALSE(idle.bound);
+  const auto busy = derive_counters(
+      {{counter_metrics::dram_percent, 5.0}, {counter_metrics::tensor_pipe, 0.0}}, 1'000);
+  EXPECT_EQ(busy.bound, roofline_bound::memory);
+}
+
+// The H200's radix-sort kernels read L2 hit rates of 101.8-201.5 %: ratios from separate replay
+// passes. Such values are said to be artefacts, with why; values in range are not.
+TEST(derive_counters, a_percentage_outside_its_range_is_an_artefact_with_why) {
+  const auto d = derive_counters({{counter_metrics::l2_hit_rate, 149.6},
+                                  {counter_metrics::dram_percent, 12.0},
+                                  {counter_metrics::tensor_pipe, -3.0},
+                                  {counter_metrics::dram_read, -5.0}},
+                                 1'000);
+  ASSERT_EQ(d.implausible.size(), 3U) << ::testing::PrintToString(d.implausible);
+  const std::string all = ::testing::PrintToString(d.implausible);
+  EXPECT_NE(all.find(std::string(counter_metrics::l2_hit_rate) +
+                     " = 149.6 % is outside 0-100 %: a counter artefact"),
+            std::string::npos)
+      << all;
+  EXPECT_NE(all.find("separate replay passes"), std::string::npos);
+  EXPECT_NE(all.find(std::string(counter_metrics::dram_read) + " = -5 is negative"),
+            std::string::npos)
+      << all;
+  // 100.3 % is rounding, 101.8 % is not.
+  EXPECT_TRUE(derive_counters({{counter_metrics::l2_hit_rate, 100.3}}, 1).implausible.empty());
+  EXPECT_EQ(derive_counters({{counter_metrics::l2_hit_rate, 101.8}}, 1).implausible.size(), 1U);
+  EXPECT_TRUE(
+      derive_counters({{counter_metrics::l2_hit_rate, std::nan("")}}, 1).implausible.empty())
+      << "a value CUPTI could not evaluate is missing, not implausible";
 }
 
 TEST(summarise_counters, numbered_ranges_take_the_kernels_in_launch_order) {

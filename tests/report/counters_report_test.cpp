@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "counters/counters_summary.hpp"
 #include "render.hpp"
 #include "report/detail/counters_text.hpp"
 #include "report/detail/html_text.hpp"
@@ -178,6 +179,32 @@ TEST(CountersReport, MarkdownBreakdownGainsTheCounterColumnsOfAMeasuredState) {
   EXPECT_NE(table.find("| 88.0 MiB | 12.4 | 78.3 | 62.5 | compute |"), std::string::npos) << table;
   EXPECT_NE(md.find("Counters: GH100, 2 replay passes in 0.412 s; the iteration: DRAM 600.0 MiB"),
             std::string::npos);
+}
+
+// Out-of-range counters (L2 hit rates of 149.6 % on the H200's radix-sort kernels) are marked in
+// the table and listed with why; one DRAM figure a line.
+TEST(CountersReport, MarkdownMarksCounterArtefactsAndSaysOneDramFigure) {
+  auto runs = sample_runs();
+  auto& measured = runs.at(runs.size() - 2);
+  auto& kernel = measured.result->counters.kernels.front();
+  kernel.metrics[std::string(detail::l2_hit_rate_metric)] = 149.6;
+  kernel.derived.implausible = detail::implausible_counters(kernel.metrics); // as derive does
+  const std::string md = print(*make_markdown_writer(), runs);
+  EXPECT_NE(md.find("| 149.6 (artefact) |"), std::string::npos) << md;
+  const auto heading =
+      md.find("Counter artefacts (values outside their physical range, not measurements):\n\n- ");
+  ASSERT_NE(heading, std::string::npos) << md;
+  const std::string list = md.substr(heading, md.find("\n\n", md.find("\n- ", heading)) - heading);
+  EXPECT_NE(list.find("lts__t_sector_hit_rate.pct = 149.6 % is outside 0-100 %"), std::string::npos)
+      << list;
+  const std::string line = block_after(md, "Counters: GH100");
+  EXPECT_EQ(line.find("DRAM 600.0 MiB"), line.rfind("DRAM")) << "one DRAM figure: " << line;
+  // Read back from JSON, the artefact is still said.
+  std::ostringstream json_text;
+  make_json_writer()->print(json_text, sample_context(), runs);
+  const result_set set = parse_result_set(json_text.str(), "counters.json");
+  EXPECT_EQ(set.runs.at(runs.size() - 2).result->counters.kernels.front().derived.implausible,
+            kernel.derived.implausible);
 }
 
 TEST(CountersReport, MarkdownSaysInOneLineWhyCountersAreUnavailable) {

@@ -22,6 +22,12 @@ kernel_counter_columns kernel_counter_columns_of(const counters_summary& c) {
   return columns;
 }
 
+bool is_implausible(const counters_derived& d, std::string_view metric) {
+  return std::any_of(d.implausible.begin(), d.implausible.end(), [&](const std::string& why) {
+    return why.starts_with(metric) && why.size() > metric.size() && why[metric.size()] == ' ';
+  });
+}
+
 std::optional<double> metric_value(const kernel_counters_result& k, std::string_view metric) {
   const auto it = k.metrics.find(std::string(metric));
   return it == k.metrics.end() ? std::nullopt : std::optional<double>(it->second);
@@ -67,7 +73,9 @@ std::string describe_counters(const counters_summary& c) {
     }
     add(dram);
   }
-  if (d.dram_percent_of_peak) {
+  // One DRAM figure a line: the measured bytes over kerntime's time against the peak when there
+  // is one, else the counter's own throughput %.
+  if (d.dram_percent_of_peak && !d.dram_fraction_of_peak) {
     add(fmt::format("DRAM {:.1f}%", *d.dram_percent_of_peak));
   }
   if (d.compute_percent_of_peak) {

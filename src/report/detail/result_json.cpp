@@ -158,7 +158,7 @@ json speed_of_light_to_json(const speed_of_light& sol) {
                   {"memory_pct", optional_value(a.memory_pct)},
                   {"source", a.source}};
   }
-  return {
+  json out = {
       {"precision", sol.precision ? json(std::string(to_string(*sol.precision))) : json(nullptr)},
       {"peak_flops_per_s", optional_value(sol.peak_flops_per_s)},
       {"peak_bytes_per_s", optional_value(sol.peak_bytes_per_s)},
@@ -168,6 +168,10 @@ json speed_of_light_to_json(const speed_of_light& sol) {
       {"roofline_ns", sol.roofline_ns},
       {"peak_source", sol.peak_source},
       {"achievable", std::move(achievable)}};
+  if (!sol.notes.empty()) {
+    out["notes"] = sol.notes;
+  }
+  return out;
 }
 
 // A metric CUPTI could not evaluate is NaN; JSON has no NaN, so it is written as null.
@@ -194,6 +198,9 @@ json counters_derived_to_json(const counters_derived& d) {
   add("compute_percent_of_peak", d.compute_percent_of_peak);
   if (d.bound) {
     out["bound"] = std::string(to_string(*d.bound));
+  }
+  if (!d.implausible.empty()) {
+    out["implausible"] = d.implausible;
   }
   return out;
 }
