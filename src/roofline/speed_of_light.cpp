@@ -36,15 +36,23 @@ std::optional<double> seconds_at(std::optional<double> work, std::optional<doubl
 // roofline is not explained by a clock read a little low or the timer's step on a short state.
 constexpr double roofline_tolerance = 0.05;
 
-// What the figures cannot mean as they stand (speed_of_light::notes).
-void add_plausibility_notes(speed_of_light& sol, double latency_ns) {
-  if (sol.memory_pct && *sol.memory_pct > 100) {
+// What the figures cannot mean as they stand (speed_of_light::notes). Memory above the DRAM peak
+// is explained when the bytes (read + written) fit in L2 twice over: the data can stay there
+// between iterations. Otherwise a time below the roofline is not explained by the GPU.
+void add_plausibility_notes(speed_of_light& sol, const declared_work& work) {
+  const bool fits_in_l2 =
+      work.bytes && work.l2_bytes > 0 && *work.bytes <= 2.0 * static_cast<double>(work.l2_bytes);
+  const bool from_l2 = sol.memory_pct && *sol.memory_pct > 100 && fits_in_l2;
+  if (from_l2) {
     sol.notes.push_back(fmt::format(
-        "memory {:.1f}% is above the DRAM peak: part of the declared bytes came from L2 (a hot "
-        "L2, or data that fits in it), not from DRAM",
+        "memory {:.1f}% is above the DRAM peak: the data fits in L2, so part of the declared "
+        "bytes came from L2 (a hot L2), not from DRAM",
         *sol.memory_pct));
   }
-  if (sol.roofline_ns > 0 && latency_ns < sol.roofline_ns * (1 - roofline_tolerance)) {
+  const bool memory_roofline = sol.bound == roofline_bound::memory;
+  const double latency_ns = work.latency_ns;
+  if (!(from_l2 && memory_roofline) && sol.roofline_ns > 0 &&
+      latency_ns < sol.roofline_ns * (1 - roofline_tolerance)) {
     sol.notes.push_back(fmt::format(
         "the time is {:.0f}% below the roofline: faster than the GPU's peaks allow for the "
         "declared work, so the declared work is wrong or the work did not all run",
@@ -83,7 +91,7 @@ std::optional<speed_of_light> compute_speed_of_light(const declared_work& work,
     a.source = achievable_source;
     sol.achievable = std::move(a);
   }
-  add_plausibility_notes(sol, work.latency_ns);
+  add_plausibility_notes(sol, work);
   return sol;
 }
 
@@ -116,7 +124,8 @@ void add_speed_of_light(std::span<benchmark_run> runs, const roofline_settings& 
       continue;
     }
     add_counter_fractions(run.result->counters, *peaks);
-    const declared_work work{run.flops, run.flops_precision, run.bytes, run.result->latency_ns};
+    const declared_work work{run.flops, run.flops_precision, run.bytes, run.result->latency_ns,
+                             run.result->device.l2_bytes};
     const calibration* achievable = settings.achievable ? &*settings.achievable : nullptr;
     run.sol = compute_speed_of_light(work, *peaks, achievable, settings.achievable_source);
     // With counters, what DRAM really moved says what the memory share is.

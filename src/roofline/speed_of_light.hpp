@@ -2,6 +2,7 @@
 // A state's speed of light from its declared work, its latency and the GPU's peaks. Pure: the
 // command line applies it to every run once they are measured; tests feed it numbers.
 
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -20,6 +21,8 @@ struct declared_work {
   std::optional<flop_precision> precision;
   std::optional<double> bytes;
   double latency_ns = 0;
+  std::size_t l2_bytes =
+      0; // the device's L2: whether the data could have come from it (0: unknown)
 };
 
 // nullopt when neither bound can be computed (no declared work, or no peak for it).
