@@ -15,6 +15,7 @@ from ._kerntime import __version__, json_schema_version
 from .ab import ABComparison, KernelChange, ab
 from .bench_function import bench
 from .errors import *  # noqa: F401,F403 (the exception classes, listed in errors.__all__)
+from .load import load
 from .result import Kernel, Result, Sample, Statistics, Telemetry
 
 # Warm-up steps of a torch.profiler schedule are invisible to torch's flags: track them from now
@@ -25,6 +26,7 @@ __all__ = [
     "__version__",
     "json_schema_version",
     "bench",
+    "load",
     "ab",
     "ABComparison",
     "KernelChange",

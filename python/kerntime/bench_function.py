@@ -65,6 +65,9 @@ def bench(fn: Callable[..., Any], *args: Any, warmup: Union[int, str] = 10, tria
     through functools.partial. fn's return value is discarded. An exception raised by fn
     propagates unchanged, with its traceback; nothing falls back.
     """
+    if not callable(fn):  # before the device is touched: bench(None) is a mistake, not a GPU's
+        raise TypeError(f"kerntime.bench measures a callable: fn is {type(fn).__name__} "
+                        f"({fn!r:.60}); pass the function to time, e.g. bench(torch.matmul, a, b)")
     if cuda_graph == "both":
         options = {name: value for name, value in locals().items()
                    if name not in ("fn", "args", "kwargs", "cuda_graph")}

@@ -177,3 +177,10 @@ def test_counters_with_events_is_refused_by_the_protocol():
 def test_a_metric_name_with_a_comma_is_refused():
     with pytest.raises(kerntime.InvalidArgument, match="one per entry"):
         kerntime.bench(lambda: None, metrics=["dram__bytes_read.sum,dram__bytes_write.sum"])
+
+
+@pytest.mark.parametrize("fn", [None, 3, "torch.matmul"])
+def test_something_not_callable_is_a_type_error_before_anything_runs(engine, fn):
+    with pytest.raises(TypeError, match="kerntime.bench measures a callable"):
+        kerntime.bench(fn)
+    assert engine.calls == []

@@ -3,6 +3,7 @@ to_dict() are the C++ engine's own serialisation. The result is the extension's 
 fixture (kerntime._kerntime._example_result), rendered by the real C++ code."""
 
 import json
+import pathlib
 import statistics
 
 import pytest
@@ -113,3 +114,26 @@ def test_repr_and_str_name_the_latency_and_kernels(result):
 def test_result_only_wraps_engine_results():
     with pytest.raises(TypeError):
         kerntime.Result({"latency_ns": 1})
+
+
+def test_load_gives_each_measured_state_of_a_kerntime_json_as_bench_returns_it():
+    if not hasattr(_kerntime, "read_result_set"):
+        pytest.skip("this build of kerntime has no compare (the reader's binding)")
+    data = pathlib.Path(__file__).resolve().parents[2] / "tests" / "report" / "data"
+    results = kerntime.load(data / "h200-suite.json")
+    assert len(results) >= 20
+    gemm = results["gemm_bf16/size=4096"]
+    assert isinstance(gemm, kerntime.Result)
+    assert gemm.latency_ms == pytest.approx(0.173854, rel=1e-6)
+    assert gemm.timing_backend == "cupti"
+    assert gemm.kernels and gemm.flops is not None
+    assert gemm.tflops == pytest.approx(gemm.flops / (gemm.latency_ms * 1e-3) / 1e12)
+    assert gemm.timer_resolution_ns == pytest.approx(32, abs=1)  # read off the old file's spans
+    assert list(results)[0] == "copy/bytes=1048576/l2=cold"  # the file's order
+
+
+def test_load_of_a_file_that_is_not_a_result_set_names_the_file():
+    if not hasattr(_kerntime, "read_result_set"):
+        pytest.skip("this build of kerntime has no compare (the reader's binding)")
+    with pytest.raises(kerntime.InvalidArgument, match="nothing.json"):
+        kerntime.load("nothing.json")
