@@ -1,7 +1,7 @@
 """kerntime.load(): the results of a kerntime JSON file as bench() returns them.
 
 A file written by ``kerntime run --json``, ``kerntime merge --json`` or the pytest plugin's
-``--kerntime-json`` is read by the C++ reader every command uses (older schema versions included)
+``--kerntime-json`` is read by the C++ reader every command uses (files of schema version 1 from earlier kerntime versions included)
 and each measured state becomes a Result, with the work it declared, so ``latency_ms``,
 ``kernels``, ``samples``, ``tflops`` and ``speed_of_light`` read as after a bench() call.
 """

@@ -2,6 +2,7 @@
 
 #include <boost/math/distributions/students_t.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace kerntime::detail {
@@ -65,7 +66,10 @@ int units_for_half_width(double now, double wanted, int units) {
   if (!(wanted > 0) || now <= wanted) {
     return units;
   }
-  return static_cast<int>(std::ceil(units * (now / wanted) * (now / wanted)));
+  // In double, capped: a wanted width near zero would overflow an int (the caller says "more
+  // units would hardly settle it" above a few hundred anyway).
+  constexpr double most_units = 1e6;
+  return static_cast<int>(std::min(most_units, std::ceil(units * (now / wanted) * (now / wanted))));
 }
 
 } // namespace kerntime::detail

@@ -21,7 +21,8 @@ welch_log_ratio_interval(std::span<const double> base, std::span<const double> c
                          double alpha);
 
 // Units per side that would make the interval's half width (log scale) `wanted`, from one that
-// is `now` with `units` per side: the width shrinks with the square root of the units.
+// is `now` with `units` per side: the width shrinks with the square root of the units. At most
+// a million.
 [[nodiscard]] int units_for_half_width(double now, double wanted, int units);
 
 } // namespace kerntime::detail

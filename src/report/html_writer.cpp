@@ -556,11 +556,24 @@ private:
       if (columns.dram_percent) {
         out << number_cell(k.derived.dram_percent_of_peak, "{:.1f}");
       }
+      // A value outside its range is marked as the artefact it is, with why as its tooltip.
+      const auto metric_cell = [&k](std::string_view metric) {
+        const auto value = detail::metric_value(k, metric);
+        if (!value || !detail::is_implausible(k.derived, metric)) {
+          return number_cell(value, "{:.1f}");
+        }
+        std::string why;
+        for (const auto& reason : k.derived.implausible) {
+          why += reason.starts_with(metric) ? reason : "";
+        }
+        return fmt::format("<td class=\"num\"><span title=\"{}\">{:.1f} (artefact)</span></td>",
+                           html_escape(why), *value);
+      };
       if (columns.l2_hit_rate) {
-        out << number_cell(detail::metric_value(k, detail::l2_hit_rate_metric), "{:.1f}");
+        out << metric_cell(detail::l2_hit_rate_metric);
       }
       if (columns.tensor) {
-        out << number_cell(detail::metric_value(k, detail::tensor_pipe_metric), "{:.1f}");
+        out << metric_cell(detail::tensor_pipe_metric);
       }
       if (columns.bound) {
         out << cell(k.derived.bound ? to_string(*k.derived.bound) : "\xE2\x80\x93");

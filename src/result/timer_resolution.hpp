@@ -11,7 +11,8 @@ namespace kerntime::detail {
 // The spacing of the lattice the durations sit on: values within 3 ns of each other are one
 // point of it (the conversion's jitter), and the step is the gaps between neighbouring points
 // divided by how many steps each spans (a gap of 64 ns is two steps of 32). 0 when the durations
-// make fewer than two points: a timer finer than a few nanoseconds, or one value throughout.
+// make fewer than three points: a timer finer than a few nanoseconds, one value throughout, or
+// one value and an outlier (whose distance is no step).
 [[nodiscard]] double timer_step_ns(std::vector<double> durations);
 
 } // namespace kerntime::detail

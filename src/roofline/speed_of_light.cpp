@@ -46,7 +46,7 @@ void add_plausibility_notes(speed_of_light& sol, const declared_work& work) {
   if (from_l2) {
     sol.notes.push_back(fmt::format(
         "memory {:.1f}% is above the DRAM peak: the data fits in L2, so part of the declared "
-        "bytes came from L2 (a hot L2), not from DRAM",
+        "bytes came from L2, not from DRAM",
         *sol.memory_pct));
   }
   const bool memory_roofline = sol.bound == roofline_bound::memory;

@@ -75,7 +75,7 @@ TEST(stopping_rule, a_target_below_the_timer_step_stops_at_once_and_says_why) {
   EXPECT_EQ(stop_after(stop_at(0.5), 6, 0.1, s.reader()), stop_reason::timer_resolution);
   // The same trials with a target wider than the step and the statistical half-width together.
   EXPECT_EQ(stop_after(stop_at(2.5), 6, 0.1, s.reader()), stop_reason::interval_reached);
-  // The step is part of the half-width: at 2 % + a spread, ±2 % is not reached.
+  // The step is part of the half-width: 2 % of step plus a spread of ±2 % does not reach ±2.5 %.
   samples spread{{1600, 1632, 1600, 1568, 1600, 1632}, 32};
   EXPECT_EQ(stop_after(stop_at(2.5), 6, 0.1, spread.reader()), std::nullopt);
 }

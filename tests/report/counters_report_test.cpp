@@ -198,6 +198,7 @@ TEST(CountersReport, MarkdownMarksCounterArtefactsAndSaysOneDramFigure) {
   EXPECT_NE(list.find("lts__t_sector_hit_rate.pct = 149.6 % is outside 0-100 %"), std::string::npos)
       << list;
   const std::string line = block_after(md, "Counters: GH100");
+  ASSERT_NE(line.find("DRAM 600.0 MiB"), std::string::npos) << line;
   EXPECT_EQ(line.find("DRAM 600.0 MiB"), line.rfind("DRAM")) << "one DRAM figure: " << line;
   // Read back from JSON, the artefact is still said.
   std::ostringstream json_text;

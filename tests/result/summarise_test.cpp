@@ -74,7 +74,7 @@ TEST(summarise, a_missed_stop_at_ci_target_is_a_warning_that_names_the_bound) {
 TEST(summarise, a_target_below_the_timer_step_is_said_with_the_step) {
   protocol p;
   p.stop_at_ci = 0.5;
-  timed_trials timed = trials_of({{1600, 1632}, {1600}, {1600}, {1600}, {1600}, {1600}});
+  timed_trials timed = trials_of({{1600, 1632}, {1568}, {1600}, {1600}, {1600}, {1600}});
   timed.stopped_because = stop_reason::timer_resolution;
   const measurement_result r = summarise(std::move(timed), p);
   ASSERT_EQ(r.warnings.size(), 1U);
