@@ -94,7 +94,8 @@ TEST_F(gpu_test, stop_at_ci_ends_at_max_time_after_the_minimum_trials) {
 
 // ±1 ppm of a 20 µs kernel is far below CUPTI's 32 ns step (0.16 %): no number of trials can
 // reach it, so the rule stops after the minimum trials and says why, naming the step.
-TEST_F(gpu_test, stop_at_ci_below_the_timer_step_stops_after_the_minimum_trials_and_names_the_step) {
+TEST_F(gpu_test,
+       stop_at_ci_below_the_timer_step_stops_after_the_minimum_trials_and_names_the_step) {
   protocol p;
   p.backend = backend_request::cupti;
   p.stop_at_ci = 0.0001;
