@@ -559,15 +559,12 @@ private:
       // A value outside its range is marked as the artefact it is, with why as its tooltip.
       const auto metric_cell = [&k](std::string_view metric) {
         const auto value = detail::metric_value(k, metric);
-        if (!value || !detail::is_implausible(k.derived, metric)) {
+        const std::string* why = detail::implausible_reason(k.derived, metric);
+        if (!value || why == nullptr) {
           return number_cell(value, "{:.1f}");
         }
-        std::string why;
-        for (const auto& reason : k.derived.implausible) {
-          why += reason.starts_with(metric) ? reason : "";
-        }
         return fmt::format("<td class=\"num\"><span title=\"{}\">{:.1f} (artefact)</span></td>",
-                           html_escape(why), *value);
+                           html_escape(*why), *value);
       };
       if (columns.l2_hit_rate) {
         out << metric_cell(detail::l2_hit_rate_metric);

@@ -248,7 +248,8 @@ void print_kernel_table(std::ostream& out, const measurement_result& r) {
         return std::string(no_value);
       }
       const std::string cell = counter_cell(detail::metric_value(*c, metric));
-      return detail::is_implausible(c->derived, metric) ? cell + " (artefact)" : cell;
+      return detail::implausible_reason(c->derived, metric) != nullptr ? cell + " (artefact)"
+                                                                       : cell;
     };
     if (columns.l2_hit_rate) {
       cells.push_back(metric_cell(detail::l2_hit_rate_metric));

@@ -22,10 +22,11 @@ kernel_counter_columns kernel_counter_columns_of(const counters_summary& c) {
   return columns;
 }
 
-bool is_implausible(const counters_derived& d, std::string_view metric) {
-  return std::any_of(d.implausible.begin(), d.implausible.end(), [&](const std::string& why) {
+const std::string* implausible_reason(const counters_derived& d, std::string_view metric) {
+  const auto it = std::find_if(d.implausible.begin(), d.implausible.end(), [&](const auto& why) {
     return why.starts_with(metric) && why.size() > metric.size() && why[metric.size()] == ' ';
   });
+  return it == d.implausible.end() ? nullptr : &*it;
 }
 
 std::optional<double> metric_value(const kernel_counters_result& k, std::string_view metric) {

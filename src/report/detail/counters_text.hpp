@@ -31,9 +31,10 @@ struct kernel_counter_columns {
 // None unless the counters were measured.
 [[nodiscard]] kernel_counter_columns kernel_counter_columns_of(const counters_summary& c);
 
-// True when `metric`'s value is one of the derived block's implausible values (a counter
-// artefact: shown marked, never as a fact).
-[[nodiscard]] bool is_implausible(const counters_derived& d, std::string_view metric);
+// Why `metric`'s value is one of the derived block's implausible values (a counter artefact:
+// shown marked, never as a fact); nullptr when it is not.
+[[nodiscard]] const std::string* implausible_reason(const counters_derived& d,
+                                                    std::string_view metric);
 
 [[nodiscard]] std::optional<double> metric_value(const kernel_counters_result& k,
                                                  std::string_view metric);
