@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/ab_command.hpp"
 #include "cli/calibrate_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/counter_check.hpp"
@@ -24,6 +25,7 @@
 #include "cli/launch_choice.hpp"
 #include "cli/merge_command.hpp"
 #include "cli/output_paths.hpp"
+#include "cli/protocol_flags.hpp"
 #include "cli/report_command.hpp"
 #include "cli/report_files.hpp"
 #include "cli/roofline_flags.hpp"
@@ -72,24 +74,7 @@ struct run_flags {
   bool no_isolation = false;
 };
 
-// The protocol's settings as the command line spells them, for its flags and its messages.
-constexpr setting_names flag_names{.warmup = "--warmup",
-                                   .trials = "--trials",
-                                   .stop_at_ci = "--stop-at-ci",
-                                   .max_trials = "--max-trials",
-                                   .max_time = "--max-time",
-                                   .repeats = "--repeat",
-                                   .input_sets = "--input-sets",
-                                   .no_flush = "--no-flush",
-                                   .flush_bytes = "--flush-bytes",
-                                   .backend = "--backend",
-                                   .metric = "--metric",
-                                   .no_telemetry = "--no-telemetry",
-                                   .throttle_threshold = "--throttle-threshold",
-                                   .discard_throttled = "--discard-throttled",
-                                   .counters = "--counters",
-                                   .metrics = "--metrics",
-                                   .assign = " "};
+constexpr const setting_names& flag_names = protocol_flag_names;
 
 void add_selection_options(CLI::App& command, selection_flags& flags) {
   command.add_option("--filter", flags.filter,
@@ -522,6 +507,11 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   auto* merge = app.add_subcommand(
       "merge", "Join the result files of a sharded run (run --shard) into one set of reports");
   add_merge_options(*merge, merge_settings);
+  ab_flags ab_settings;
+  auto* ab = app.add_subcommand(
+      "ab", "Is B faster than A? Two programs' trials interleaved on one GPU, each state decided "
+            "as soon as it is sure (exit 1 when one got slower)");
+  add_ab_options(*ab, ab_settings);
   calibrate_flags calibrate_settings;
   auto* calibrate = app.add_subcommand(
       "calibrate", "Measure what this GPU achieves now (copy, a GEMM per precision) for run "
@@ -591,6 +581,9 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     }
     if (*merge) {
       return run_merge(merge_settings, args, env);
+    }
+    if (*ab) {
+      return run_ab_command(*ab, ab_settings, args, env);
     }
     if (*calibrate) {
       return run_calibrate(calibrate_settings, args, env);

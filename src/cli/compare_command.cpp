@@ -19,23 +19,6 @@
 namespace kerntime::detail {
 namespace {
 
-// "2%" or "0.02".
-// compare's parser, with the flag named in the message.
-double threshold_flag(const std::string& text) {
-  const auto value = parse_threshold(text);
-  if (!value) {
-    throw invalid_argument(fmt::format(
-        "--threshold {} is not a fraction or a percentage; e.g. --threshold 2% or 0.02", text));
-  }
-  if (!(*value > 0 && *value < 1)) {
-    throw invalid_argument(fmt::format(
-        "--threshold {}: the band must be above 0 and below 100 % (a fraction in (0, 1)); e.g. "
-        "--threshold 2% or 0.02",
-        text));
-  }
-  return *value;
-}
-
 // One file of a side, and whether it was found in a folder given (not named by the user).
 struct side_file {
   std::filesystem::path path;
@@ -102,6 +85,21 @@ std::vector<result_set> read_side(const std::vector<side_file>& files, std::stri
 }
 
 } // namespace
+
+double threshold_flag(const std::string& text) {
+  const auto value = parse_threshold(text);
+  if (!value) {
+    throw invalid_argument(fmt::format(
+        "--threshold {} is not a fraction or a percentage; e.g. --threshold 2% or 0.02", text));
+  }
+  if (!(*value > 0 && *value < 1)) {
+    throw invalid_argument(fmt::format(
+        "--threshold {}: the band must be above 0 and below 100 % (a fraction in (0, 1)); e.g. "
+        "--threshold 2% or 0.02",
+        text));
+  }
+  return *value;
+}
 
 clock_mismatch_rule clock_mismatch_flag(const std::string& text) {
   const auto rule = parse_clock_mismatch_rule(text);

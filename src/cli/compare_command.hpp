@@ -29,6 +29,9 @@ struct compare_flags {
   std::string on_clock_mismatch = "warn";
 };
 
+// --threshold as typed, "2%" or "0.02": a fraction in (0, 1), or a message naming the flag.
+[[nodiscard]] double threshold_flag(const std::string& text);
+
 // --on-clock-mismatch warn|fail (compare, run --baseline).
 [[nodiscard]] clock_mismatch_rule clock_mismatch_flag(const std::string& text);
 void add_clock_mismatch_option(CLI::App& command, std::string& rule);

@@ -3,9 +3,13 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cuda_runtime_api.h>
+
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ostream>
+#include <random>
 #include <string>
 
 #include <fmt/format.h>
@@ -89,6 +93,37 @@ private:
   int out_;
 };
 
+// kerntime ab's workers prepare every state afresh for each trial, and where the preparation's
+// buffers land moves small memory-bound states by percent (docs/ab.md). Freeing and allocating
+// again often returns the same addresses, so each preparation first takes a pad of a drawn size:
+// 0 to 63 large pages of 2 MiB (new physical pages, a new virtual range) plus 1 to 256 small
+// steps of 512 bytes (a new offset inside a page shared by small allocations), held until the
+// state is done.
+class placement_pad {
+public:
+  explicit placement_pad(std::mt19937_64& draw) {
+    constexpr std::size_t large_page = std::size_t{2} << 20;
+    constexpr std::size_t small_step = 512;
+    const std::size_t bytes = ((draw() % 64) * large_page) + ((1 + (draw() % 256)) * small_step);
+    if (cudaMalloc(&pad_, bytes) != cudaSuccess) {
+      pad_ = nullptr;
+      (void)cudaGetLastError(); // a pad that does not fit is no error of the state's
+    }
+  }
+  ~placement_pad() {
+    if (pad_ != nullptr) {
+      (void)cudaFree(pad_);
+    }
+  }
+  placement_pad(const placement_pad&) = delete;
+  placement_pad& operator=(const placement_pad&) = delete;
+  placement_pad(placement_pad&&) = delete;
+  placement_pad& operator=(placement_pad&&) = delete;
+
+private:
+  void* pad_ = nullptr;
+};
+
 int device_number() {
   const char* given = std::getenv(worker_device_variable);
   return given != nullptr ? std::atoi(given) : 0; // NOLINT(cert-err34-c): set by the supervisor
@@ -133,6 +168,10 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
   if (!supervisor.send(ready_message(device))) {
     return exit_internal_error;
   }
+  const bool vary_placement = std::getenv(vary_placement_variable) != nullptr;
+  std::mt19937_64 draw(static_cast<std::uint64_t>(::getpid()) ^
+                       static_cast<std::uint64_t>(
+                           std::chrono::steady_clock::now().time_since_epoch().count()));
   std::string line;
   while (supervisor.read(line)) {
     const auto request = parse_run_command(line);
@@ -143,7 +182,12 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
                << "\"); the benchmarks must register the same states in every process\n";
       return exit_internal_error;
     }
+    std::optional<placement_pad> pad;
+    if (vary_placement && context_checkable) {
+      pad.emplace(draw);
+    }
     benchmark_run run = run_state(plan, request->plan_index, p);
+    pad.reset();
     run.device = device;
     if (run.result) {
       run.result->device.ordinal = ordinal;

@@ -15,6 +15,9 @@ namespace kerntime::detail {
 
 // The environment variable with the number the command gave this worker's device (--devices).
 inline constexpr const char* worker_device_variable = "KERNTIME_WORKER_DEVICE";
+// Set by kerntime ab: every state this worker prepares takes a pad of a drawn size first, so its
+// buffers land somewhere new each time (worker_loop.cpp).
+inline constexpr const char* vary_placement_variable = "KERNTIME_VARY_PLACEMENT";
 
 // `channel`: the value of KERNTIME_WORKER_CHANNEL ("IN,OUT" descriptors). Returns the exit code.
 [[nodiscard]] int serve_as_worker(std::string_view channel, const std::vector<planned_state>& plan,

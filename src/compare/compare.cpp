@@ -8,12 +8,16 @@
 #include <map>
 
 #include "compare/ratio_interval.hpp"
+#include "compare/side.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/statistics.hpp"
-#include "telemetry/throttle_summary.hpp"
 
 namespace kerntime {
 namespace {
+
+using detail::clock_tolerance;
+using detail::side;
+using detail::verdict_of;
 
 // Iterations whose GPU records leave this much of the span idle (launch and dependency gaps)
 // shift between processes far more than between trials: on the H200, A/A runs of the suite moved
@@ -22,102 +26,12 @@ constexpr double gapped_fraction = 0.15;
 constexpr double gap_floor_per_idle_fraction = 0.25;
 // States measured without the flush (a hot L2) moved by up to 6.55 % between processes.
 constexpr double hot_l2_floor = 0.07;
-// On-GPU SM clocks further apart than this make a time comparison a clock comparison too.
-constexpr double clock_tolerance = 0.03;
 // A change of at most this many timer steps is named as such in the notes.
 constexpr double few_steps = 3;
 // An inconclusive state that would need more units per side than this is not sent to measure
 // them: at that point the change sits on the band's edge, and drift between runs is larger than
 // what the extra trials would resolve.
 constexpr int most_units_suggested = 200;
-
-double value_of(const iteration_sample& s, headline_metric metric) {
-  return metric == headline_metric::span ? s.span_ns : s.busy_ns;
-}
-
-void append_iterations(const measurement_result& r, headline_metric metric,
-                       std::vector<double>& values) {
-  for (const auto& trial : r.trials) {
-    for (const auto& s : trial.iterations) {
-      values.push_back(value_of(s, metric));
-    }
-  }
-}
-
-// One side's measurements of one state, from each run that measured it.
-struct side {
-  std::vector<const measurement_result*> runs;
-  std::string models;                // the GPU models its runs measured on, joined with " + "
-  std::vector<std::string> problems; // runs of the state that failed or were skipped
-
-  [[nodiscard]] std::vector<double> iterations(headline_metric metric) const {
-    std::vector<double> values;
-    for (const auto* r : runs) {
-      append_iterations(*r, metric, values);
-    }
-    return values;
-  }
-  [[nodiscard]] std::vector<double> trial_medians(headline_metric metric) const {
-    std::vector<double> medians;
-    for (const auto* r : runs) {
-      for (const auto& trial : r->trials) {
-        std::vector<double> values;
-        for (const auto& s : trial.iterations) {
-          values.push_back(value_of(s, metric));
-        }
-        if (!values.empty()) {
-          medians.push_back(median(std::move(values)));
-        }
-      }
-    }
-    return medians;
-  }
-  [[nodiscard]] std::vector<double> run_medians(headline_metric metric) const {
-    std::vector<double> medians;
-    for (const auto* r : runs) {
-      std::vector<double> values;
-      append_iterations(*r, metric, values);
-      medians.push_back(median(std::move(values)));
-    }
-    return medians;
-  }
-  [[nodiscard]] std::optional<double> sm_clock_mhz() const {
-    std::vector<double> clocks;
-    for (const auto* r : runs) {
-      for (const auto& trial : r->trials) {
-        if (trial.telemetry.measured_sm_clock_mhz) {
-          clocks.push_back(*trial.telemetry.measured_sm_clock_mhz);
-        }
-      }
-    }
-    return clocks.empty() ? std::nullopt : std::optional(median(std::move(clocks)));
-  }
-  // The throttle rule's verdicts over every trial of this side, in the words of the warnings
-  // ("2 of 5 trials below 90 % of max SM clock: 1680 MHz, 85 %"); empty when none was throttled.
-  [[nodiscard]] std::string throttling() const {
-    std::vector<trial_telemetry> trials;
-    for (const auto* r : runs) {
-      for (const auto& trial : r->trials) {
-        trials.push_back(trial.telemetry);
-      }
-    }
-    const double threshold = runs.empty() ? protocol{}.throttle_threshold
-                                          : runs.front()->protocol_used.throttle_threshold;
-    return detail::describe_throttling(detail::summarize_throttling(trials, threshold));
-  }
-  // The coarsest timer step of the side's runs (0: none known).
-  [[nodiscard]] double timer_resolution_ns() const {
-    double step = 0;
-    for (const auto* r : runs) {
-      step = std::max(step, r->timer_resolution_ns);
-    }
-    return step;
-  }
-  [[nodiscard]] bool all_cupti() const {
-    return std::all_of(runs.begin(), runs.end(),
-                       [](const auto* r) { return r->backend == timing_backend::cupti; });
-  }
-};
 
 struct gathered {
   std::vector<std::string> order; // state names, first seen first
@@ -178,49 +92,6 @@ gathered gather(std::span<const result_set> sets,
     }
   }
   return g;
-}
-
-std::vector<kernel_change> kernel_changes(const side& base, const side& changed) {
-  std::map<std::pair<std::string, activity_kind>, kernel_change> by_kernel;
-  const auto add = [&](const side& s, bool is_base) {
-    const double runs = static_cast<double>(s.runs.size());
-    for (const auto* r : s.runs) {
-      for (const auto& k : r->kernels) {
-        auto& change = by_kernel[{k.name, k.kind}];
-        change.name = k.name;
-        change.kind = k.kind;
-        auto& mean = is_base ? change.base_mean_ns : change.new_mean_ns;
-        mean = mean.value_or(0) + k.mean_ns / runs;
-        (is_base ? change.base_calls : change.new_calls) += k.calls_per_iteration / runs;
-      }
-    }
-  };
-  add(base, true);
-  add(changed, false);
-  std::vector<kernel_change> changes;
-  changes.reserve(by_kernel.size());
-  for (auto& [key, change] : by_kernel) {
-    changes.push_back(std::move(change));
-  }
-  std::stable_sort(changes.begin(), changes.end(), [](const auto& a, const auto& b) {
-    return std::max(a.base_mean_ns.value_or(0), a.new_mean_ns.value_or(0)) >
-           std::max(b.base_mean_ns.value_or(0), b.new_mean_ns.value_or(0));
-  });
-  return changes;
-}
-
-// The verdict an interval of the ratio gives against the band.
-verdict verdict_of(double low, double high, double band) {
-  if (low > 1 + band) {
-    return verdict::slower;
-  }
-  if (high < 1 / (1 + band)) {
-    return verdict::faster;
-  }
-  if (low >= 1 / (1 + band) && high <= 1 + band) {
-    return verdict::same;
-  }
-  return verdict::inconclusive;
 }
 
 // The verdict from the interval and the band, and for an undecided one the units that would

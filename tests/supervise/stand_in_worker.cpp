@@ -8,6 +8,9 @@
 // STAND_IN_UNUSABLE=reason: says the device is unusable and exits. STAND_IN_LOG=FILE: appends
 // "start PID DEVICE" per start. STAND_IN_STATE_MS=N: an ok state takes N ms.
 // KERNTIME_WORKER_DEVICE: the ordinal it reports.
+// For kerntime ab: `stand_in_worker list --json -` prints a plan of the states in STAND_IN_STATES
+// (comma-separated; default ok/n=1,ok/n=2). An ok result holds one trial of 4 iterations whose
+// time is (1000 + 100 × plan index) × STAND_IN_SCALE (default 1) with 0.05 % noise.
 
 #include <unistd.h>
 
@@ -17,9 +20,13 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <random>
+#include <sstream>
 #include <thread>
+#include <vector>
 
 #include "kerntime/report.hpp"
+#include "supervise/plan_listing.hpp"
 #include "supervise/worker_messages.hpp"
 
 namespace {
@@ -33,11 +40,43 @@ std::string benchmark_of(const std::string& state_name) {
   return state_name.substr(0, state_name.find('/'));
 }
 
+std::vector<std::string> listed_states() {
+  const char* given = std::getenv("STAND_IN_STATES");
+  std::stringstream names(given != nullptr ? given : "ok/n=1,ok/n=2");
+  std::vector<std::string> states;
+  for (std::string name; std::getline(names, name, ',');) {
+    states.push_back(name);
+  }
+  return states;
+}
+
+int list_plan() {
+  kerntime::detail::plan_listing plan;
+  plan.kerntime_version = "stand-in";
+  const auto states = listed_states();
+  plan.plan_states = states.size();
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    plan.states.push_back({i, states[i], benchmark_of(states[i])});
+  }
+  std::cout << kerntime::detail::plan_to_json(plan);
+  return 0;
+}
+
+double scale() {
+  const char* given = std::getenv("STAND_IN_SCALE");
+  return given != nullptr ? std::atof(given) : 1.0; // NOLINT(cert-err34-c): a test's own input
+}
+
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
   using namespace kerntime;
   using namespace kerntime::detail;
+  if (argc > 1 && std::string(argv[1]) == "list") {
+    return list_plan();
+  }
+  std::mt19937_64 draw(static_cast<std::uint64_t>(::getpid()));
+  std::normal_distribution<double> noise(1.0, 0.0005);
   const char* channel = std::getenv("KERNTIME_WORKER_CHANNEL");
   int in = -1;
   int out = -1;
@@ -97,6 +136,17 @@ int main() {
       run.status = run_status::ok;
       measurement_result r;
       r.latency_ns = 1000.0 + static_cast<double>(request->plan_index);
+      if (std::getenv("STAND_IN_STATES") != nullptr || std::getenv("STAND_IN_SCALE") != nullptr) {
+        const double ns =
+            (1000.0 + (100.0 * static_cast<double>(request->plan_index))) * scale() * noise(draw);
+        trial_result trial;
+        trial.iterations.assign(4, iteration_sample{.span_ns = ns, .busy_ns = ns});
+        trial.telemetry.measured_sm_clock_mhz = 1980;
+        r.trials.push_back(trial);
+        r.latency_ns = ns;
+        r.kernels.push_back({.name = "stand_in_kernel", .calls_per_iteration = 1, .mean_ns = ns,
+                             .median_ns = ns, .share = 1});
+      }
       run.result = r;
       send(out, result_message(run));
     }

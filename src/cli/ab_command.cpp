@@ -1,0 +1,484 @@
+#include "cli/ab_command.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <charconv>
+#include <cstdlib>
+#include <map>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "cli/compare_command.hpp"
+#include "cli/device_selection.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/input_text.hpp"
+#include "cli/output_paths.hpp"
+#include "cli/protocol_flags.hpp"
+#include "cli/report_files.hpp"
+#include "cli/run_context.hpp"
+#include "cli/worker_loop.hpp"
+#include "compare/ab_comparison.hpp"
+#include "compare/pooled_result.hpp"
+#include "kerntime/compare.hpp"
+#include "kerntime/errors.hpp"
+#include "kerntime/statistics.hpp"
+#include "supervise/ab_run.hpp"
+#include "supervise/plan_listing.hpp"
+#include "supervise/program_output.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+// The selection flags and the protocol flags given, as typed: what each worker's `run` gets.
+const std::vector<std::string>& forwarded_options() {
+  static const std::vector<std::string> names{
+      "--filter",       "--axis",         "--warmup",     "--repeat",
+      "--input-sets",   "--no-flush",     "--flush-bytes", "--backend",
+      "--metric",       "--no-telemetry", "--throttle-threshold",
+      "--discard-throttled", "--cuda-graph"};
+  return names;
+}
+
+std::vector<std::string> forwarded_arguments(const CLI::App& ab, bool selection_only) {
+  std::vector<std::string> args;
+  for (const auto& name : forwarded_options()) {
+    if (selection_only && name != "--filter" && name != "--axis") {
+      continue;
+    }
+    const CLI::Option* option = ab.get_option(name);
+    if (option->count() == 0) {
+      continue;
+    }
+    if (option->get_expected_max() == 0) {
+      args.push_back(name);
+      continue;
+    }
+    for (const auto& value : option->results()) {
+      args.push_back(name);
+      args.push_back(value);
+    }
+  }
+  return args;
+}
+
+// The protocol the flags describe, checked as `run` checks it.
+void check_protocol(const CLI::App& ab, const ab_flags& flags) {
+  protocol_request request;
+  const auto given = [&](const char* name) { return ab.get_option(name)->count() > 0; };
+  if (given("--warmup")) {
+    if (flags.warmup == "auto") {
+      request.warmup_auto = true;
+    } else {
+      const char* end = flags.warmup.data() + flags.warmup.size();
+      const auto [stop, problem] = std::from_chars(flags.warmup.data(), end, request.warmup);
+      if (flags.warmup.empty() || problem != std::errc() || stop != end) {
+        throw invalid_argument(fmt::format("--warmup takes a count of iterations or auto (got "
+                                           "\"{}\"); e.g. --warmup 10 or --warmup auto",
+                                           flags.warmup));
+      }
+    }
+  }
+  request.trials = 1;
+  if (given("--repeat")) {
+    request.repeats = flags.repeats;
+  }
+  if (given("--input-sets")) {
+    request.input_sets = flags.input_sets;
+  }
+  request.flush_l2 = !given("--no-flush");
+  if (given("--flush-bytes")) {
+    request.flush_bytes = flags.flush_bytes;
+  }
+  if (given("--backend")) {
+    request.backend = flags.backend;
+  }
+  if (given("--metric")) {
+    request.metric = flags.metric;
+  }
+  request.telemetry = !given("--no-telemetry");
+  if (given("--throttle-threshold")) {
+    request.throttle_threshold = flags.throttle_threshold;
+  }
+  request.discard_throttled = given("--discard-throttled");
+  (void)parse_protocol(request, protocol_flag_names);
+  if (given("--cuda-graph") && flags.cuda_graph != "on" && flags.cuda_graph != "off" &&
+      !flags.cuda_graph.empty()) {
+    throw invalid_argument(fmt::format(
+        "kerntime ab takes --cuda-graph, --cuda-graph on or --cuda-graph off (got \"{}\"); to "
+        "compare stream and graph launches, run ab once each way",
+        flags.cuda_graph));
+  }
+}
+
+std::string program_path(const std::string& given, const char* role) {
+  std::string path = find_program(given);
+  if (path.empty()) {
+    throw invalid_argument(fmt::format("{} {} is neither a file nor a program on PATH; give the "
+                                       "path of a kerntime program (e.g. ./build/my_benchmarks)",
+                                       role, quoted_input(given)));
+  }
+  return path;
+}
+
+std::string first_line(const std::string& text) {
+  const auto end = text.find('\n');
+  return text.substr(0, end);
+}
+
+// The program's plan, from `PROGRAM list --json - [selection]`.
+plan_listing plan_of(const std::string& path, const char* role,
+                     const std::vector<std::string>& selection) {
+  std::vector<std::string> argv{path, "list", "--json", "-"};
+  argv.insert(argv.end(), selection.begin(), selection.end());
+  constexpr double list_timeout_s = 120;
+  const program_output listed = run_program(argv, list_timeout_s);
+  const std::string refusal = fmt::format(
+      "{} {} is not a kerntime program: `{} list --json` {}; A and B must be kerntime "
+      "programs (the kerntime command, or a program linking kerntime::kerntime_main)",
+      role, path, path, "{}");
+  if (listed.timed_out) {
+    throw invalid_argument(fmt::format(fmt::runtime(refusal),
+                                       fmt::format("did not answer in {:g} s", list_timeout_s)));
+  }
+  if (listed.exit_code == exit_bad_input && !listed.err.empty()) {
+    // A kerntime program that refused the selection: its own message says why.
+    throw invalid_argument(fmt::format("{} {} refused the selection: {}", role, path,
+                                       message_line(first_line(listed.err))));
+  }
+  if (listed.exit_code != 0 || !looks_like_plan(listed.out)) {
+    throw invalid_argument(fmt::format(
+        fmt::runtime(refusal),
+        fmt::format("{}{}", listed.exit_code != 0 ? "ended with " + listed.how : "printed no plan",
+                    listed.err.empty() ? "" : ": " + message_line(first_line(listed.err)))));
+  }
+  return parse_plan(listed.out, fmt::format("the plan of {}", path));
+}
+
+struct matched_states {
+  std::vector<ab_state> both;
+  std::vector<std::string> only_a;
+  std::vector<std::string> only_b;
+};
+
+matched_states match(const plan_listing& a, const plan_listing& b) {
+  std::map<std::string, const plan_entry*> in_b;
+  for (const auto& s : b.states) {
+    in_b.emplace(s.name, &s);
+  }
+  matched_states m;
+  for (const auto& s : a.states) {
+    const auto found = in_b.find(s.name);
+    if (found == in_b.end()) {
+      m.only_a.push_back(s.name);
+      continue;
+    }
+    m.both.push_back({s.name, s.benchmark, s.plan_index, found->second->plan_index});
+    in_b.erase(found);
+  }
+  for (const auto& s : b.states) {
+    if (in_b.contains(s.name)) {
+      m.only_b.push_back(s.name);
+    }
+  }
+  return m;
+}
+
+// One side's record of a state: its preparations pooled, or the failure when it had none.
+benchmark_run side_record(const ab_state_outcome& o, const std::vector<benchmark_run>& trials,
+                          bool failed_here) {
+  benchmark_run run;
+  if (!trials.empty()) {
+    run = trials.front();
+    std::vector<const measurement_result*> results;
+    results.reserve(trials.size());
+    double wall = 0;
+    for (const auto& t : trials) {
+      results.push_back(&*t.result);
+      wall += t.wall_seconds;
+    }
+    run.result = pool_preparations(results);
+    run.wall_seconds = wall;
+  } else {
+    run.benchmark = o.state.benchmark;
+    run.state_name = o.state.name;
+    run.device = o.device;
+  }
+  if (failed_here || trials.empty()) {
+    run.status = o.skipped ? run_status::skipped : run_status::failed;
+    run.error = o.skipped ? std::nullopt : std::optional(o.failure_kind.value_or(error_kind::other));
+    run.message = o.failure.empty() ? "not measured" : o.failure;
+    run.result.reset();
+  }
+  return run;
+}
+
+std::vector<std::pair<std::string, std::string>>
+device_environment(int ordinal, const std::optional<std::string>& visible) {
+  return {{"CUDA_VISIBLE_DEVICES", visible_devices_for(ordinal, visible)},
+          {worker_device_variable, std::to_string(ordinal)}};
+}
+
+std::string decision_time_summary(const std::vector<ab_state_outcome>& outcomes, double wall) {
+  std::vector<double> seconds;
+  for (const auto& o : outcomes) {
+    if (o.comparison) {
+      seconds.push_back(o.seconds);
+    }
+  }
+  if (seconds.empty()) {
+    return fmt::format("no state compared, {:.1f} s in all", wall);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  const auto p90 = seconds[std::min(seconds.size() - 1,
+                                    static_cast<std::size_t>(0.9 * static_cast<double>(seconds.size())))];
+  return fmt::format("{} state{} compared in {:.1f} s: a state took {:.2f} s (median), {:.2f} s "
+                     "(p90)",
+                     seconds.size(), seconds.size() == 1 ? "" : "s", wall, median(seconds), p90);
+}
+
+} // namespace
+
+void add_ab_options(CLI::App& ab, ab_flags& flags) {
+  ab.add_option("programs", flags.programs,
+                "A_PROGRAM B_PROGRAM: two kerntime programs (the kerntime command, or programs "
+                "linking kerntime::kerntime_main, e.g. built from main and from a pull request); "
+                "the same program twice is an A/A check")
+      ->expected(2);
+  ab.add_option("--filter", flags.filter,
+                "Only states whose name this pattern finds (RE2 syntax), as in kerntime run");
+  ab.add_option("-a,--axis", flags.axis_specs, "Override an axis, as in kerntime run")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  ab.add_option("--warmup", flags.warmup, "Untimed iterations before each trial, or auto");
+  ab.add_option("--repeat", flags.repeats, "Measured iterations per trial");
+  ab.add_option("--input-sets", flags.input_sets, "Input copies the work rotates over");
+  ab.add_flag("--no-flush", flags.no_flush, "Do not flush the L2 before each iteration (hot-cache numbers)");
+  ab.add_option("--flush-bytes", flags.flush_bytes, "Size of the L2 flush's buffer");
+  ab.add_option("--backend", flags.backend, "Timer: auto, cupti or events");
+  ab.add_option("--metric", flags.metric, "Headline per iteration: span or busy");
+  ab.add_flag("--no-telemetry", flags.no_telemetry, "Do not read NVML or the on-GPU clock (no ratio in cycles)");
+  ab.add_option("--throttle-threshold", flags.throttle_threshold,
+                "Flag a trial as throttled below this fraction of the maximum SM clock");
+  ab.add_flag("--discard-throttled", flags.discard_throttled, "Re-run throttled trials after a short pause");
+  ab.add_option("--cuda-graph", flags.cuda_graph,
+                "Launch the work as a CUDA graph (on), or not (off)")
+      ->expected(0, 1);
+  ab.add_option("--threshold", flags.threshold,
+                "B/A within this band is 'same', e.g. 1% or 0.01")
+      ->capture_default_str();
+  ab.add_option("--alpha", flags.alpha,
+                "The chance that a state's interval ever misses its ratio, over all its looks")
+      ->capture_default_str();
+  ab.add_option("--max-pairs", flags.max_pairs,
+                "The most A-B pairs of trials per state (two per A B B A block); then "
+                "inconclusive, with the interval reached")
+      ->capture_default_str();
+  ab.add_option("--max-time", flags.max_time_s,
+                "Seconds per state after which no block starts; then inconclusive")
+      ->capture_default_str();
+  ab.add_option("--state-timeout", flags.state_timeout_s,
+                "Seconds one trial may run before its worker is killed and the state recorded as "
+                "timed_out for that side")
+      ->capture_default_str();
+  ab.add_option("--devices", flags.devices,
+                "Run a pair of workers on each of these GPUs in parallel: all, or numbers such "
+                "as 0,2,3");
+  ab.add_flag("--fail-on-inconclusive", flags.fail_on_inconclusive,
+              "Exit 1 when a state ends inconclusive (a strict gate)");
+  ab.add_option("--json", flags.json, "Write the comparison as JSON to FILE");
+  ab.add_option("--junit", flags.junit,
+                "Write JUnit XML to FILE: a testcase per state, a failure per regression");
+  ab.add_option("--junit-family", flags.junit_family, "JUnit flavour: xunit1 or xunit2")
+      ->capture_default_str();
+  ab.add_option("--csv", flags.csv, "Write CSV (a row per compared state) to FILE");
+  ab.add_option("--html", flags.html,
+                "Write one self-contained HTML page: B's results with each state's ratio to A");
+  ab.add_option("--results-a", flags.results_a,
+                "Write A's result set (kerntime JSON: every preparation's trial, pooled per "
+                "state) to FILE, for compare, report and merge");
+  ab.add_option("--results-b", flags.results_b, "Write B's result set to FILE, likewise");
+  ab.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
+}
+
+int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<std::string>& args,
+                   const cli_environment& env) {
+  auto& out = *env.out;
+  auto& err = *env.err;
+  if (flags.programs.size() != 2) {
+    throw invalid_argument("give two programs: kerntime ab A_PROGRAM B_PROGRAM (the same "
+                           "program twice is an A/A check)");
+  }
+  ab_options options;
+  options.threshold = threshold_flag(flags.threshold);
+  options.alpha = flags.alpha;
+  check_ab_options(options);
+  if (flags.max_pairs < 2) {
+    throw invalid_argument(fmt::format("--max-pairs {}: a block of A B B A is two pairs, so give "
+                                       "at least 2 (the interval needs 6: three blocks)",
+                                       flags.max_pairs));
+  }
+  if (!(flags.max_time_s > 0) || !(flags.state_timeout_s > 0)) {
+    throw invalid_argument(fmt::format(
+        "--max-time {:g} and --state-timeout {:g} are seconds and must be above 0, e.g. "
+        "--max-time 60",
+        flags.max_time_s, flags.state_timeout_s));
+  }
+  check_protocol(ab, flags);
+  const junit_family family = junit_family_flag(flags.junit_family, !flags.junit.empty());
+  std::vector<output_path> outputs;
+  for (const auto& [flag, path] :
+       {std::pair{"--json", &flags.json}, std::pair{"--junit", &flags.junit},
+        std::pair{"--csv", &flags.csv}, std::pair{"--html", &flags.html},
+        std::pair{"--results-a", &flags.results_a}, std::pair{"--results-b", &flags.results_b}}) {
+    if (!path->empty()) {
+      outputs.push_back({flag, *path});
+    }
+  }
+  const std::string a_path = program_path(flags.programs[0], "A_PROGRAM");
+  const std::string b_path = program_path(flags.programs[1], "B_PROGRAM");
+  check_output_paths(outputs, {{"A_PROGRAM", a_path}, {"B_PROGRAM", b_path}});
+  if (flags.devices) {
+    const int count = count_devices();
+    (void)parse_devices(*flags.devices, count > 0 ? count : unknown_device_count);
+  }
+  const auto selection = forwarded_arguments(ab, true);
+  const auto matched = match(plan_of(a_path, "A_PROGRAM", selection),
+                             plan_of(b_path, "B_PROGRAM", selection));
+  if (matched.both.empty()) {
+    throw invalid_argument(fmt::format(
+        "A and B have no state in common (A {} states, B {}); compare programs of the same "
+        "benchmarks (kerntime list shows the names)",
+        matched.only_a.size(), matched.only_b.size()));
+  }
+  if (auto problem = env.find_device_problem()) {
+    err << "kerntime: " << *problem << '\n';
+    return exit_no_device;
+  }
+
+  ab_run_settings settings;
+  settings.options = options;
+  settings.max_pairs = static_cast<std::size_t>(flags.max_pairs);
+  settings.max_time_s = flags.max_time_s;
+  settings.trial_timeout_s = flags.state_timeout_s;
+  settings.start_timeout_s = std::max(120.0, flags.state_timeout_s);
+  settings.progress = env.err_is_terminal ? &err : nullptr;
+  settings.events = &err;
+  std::vector<std::string> worker_args{"run", "--trials", "1"};
+  const auto forwarded = forwarded_arguments(ab, false);
+  worker_args.insert(worker_args.end(), forwarded.begin(), forwarded.end());
+  const auto launch_of = [&](const std::string& path,
+                             std::vector<std::pair<std::string, std::string>> environment) {
+    worker_launch launch;
+    launch.argv = {path};
+    launch.argv.insert(launch.argv.end(), worker_args.begin(), worker_args.end());
+    environment.emplace_back(vary_placement_variable, "1");
+    launch.environment = std::move(environment);
+    return launch;
+  };
+  if (flags.devices) {
+    const char* visible_text = std::getenv("CUDA_VISIBLE_DEVICES");
+    const std::optional<std::string> visible =
+        visible_text != nullptr ? std::optional<std::string>(visible_text) : std::nullopt;
+    for (const int d : parse_devices(*flags.devices, count_devices())) {
+      settings.pairs.push_back({.a = launch_of(a_path, device_environment(d, visible)),
+                                .b = launch_of(b_path, device_environment(d, visible)),
+                                .label = fmt::format("GPU {}", d)});
+    }
+  } else {
+    settings.pairs.push_back(
+        {.a = launch_of(a_path, {}), .b = launch_of(b_path, {}), .label = "the GPU"});
+  }
+  err << fmt::format("kerntime: ab: {} state{} in both (A {}, B {}); ±{:g} % band, alpha {:g}\n",
+                     matched.both.size(), matched.both.size() == 1 ? "" : "s", a_path, b_path,
+                     100 * options.threshold, options.alpha);
+  const auto started = std::chrono::steady_clock::now();
+  supervision_summary summary;
+  const auto outcomes = run_ab(matched.both, settings, &summary);
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+
+  comparison c;
+  c.options.threshold = options.threshold;
+  c.options.alpha = options.alpha;
+  c.only_in_base = matched.only_a;
+  c.only_in_new = matched.only_b;
+  std::vector<benchmark_run> runs_a;
+  std::vector<benchmark_run> runs_b;
+  int failed = 0;
+  int inconclusive = 0;
+  for (const auto& o : outcomes) {
+    const bool neither = !o.failure.empty() && !o.failed_side;
+    const bool a_failed = neither || o.failed_side == ab_side::a;
+    const bool b_failed = neither || o.failed_side == ab_side::b;
+    runs_a.push_back(side_record(o, o.a, a_failed));
+    runs_b.push_back(side_record(o, o.b, b_failed));
+    if (o.comparison) {
+      c.states.push_back(*o.comparison);
+      inconclusive += o.comparison->outcome == verdict::inconclusive ? 1 : 0;
+    } else {
+      c.not_compared.push_back(fmt::format("{}: {}", o.state.name, o.failure));
+      failed += o.skipped ? 0 : 1;
+    }
+    if (o.device && c.base_device.empty()) {
+      c.base_device = c.new_device = o.device->name;
+    }
+  }
+  const run_context context_a = make_run_context(args, runs_a);
+  const run_context context_b = make_run_context(args, runs_b);
+  if (!flags.quiet) {
+    out << fmt::format("A/B: A = {}, B = {}; interleaved A B B A, a fresh preparation per trial\n\n",
+                       a_path, b_path)
+        << comparison_markdown(c) << std::flush;
+  }
+  int exit_code = exit_ok;
+  const std::vector<std::pair<std::string, std::function<std::string()>>> texts = {
+      {flags.json, [&] { return comparison_json(c); }},
+      {flags.junit, [&] { return comparison_junit(c, family); }},
+      {flags.csv, [&] { return comparison_csv(c); }}};
+  for (const auto& [path, render] : texts) {
+    if (!path.empty()) {
+      try {
+        write_file_atomically(path, [&](std::ostream& file) { file << render(); });
+      } catch (const error& e) {
+        err << "kerntime: " << message_line(e.what()) << '\n';
+        exit_code = exit_benchmark_failed;
+      }
+    }
+  }
+  const auto write_results = [&](const std::string& flag, const std::string& path,
+                                 const run_context& context, const std::vector<benchmark_run>& runs,
+                                 const comparison* compared) {
+    if (path.empty()) {
+      return;
+    }
+    report_file_flags files;
+    files.files[flag == "--html" ? "--html" : "--json"] = path;
+    if (!write_report_files(plan_report_files(files), context, runs, err, compared)) {
+      exit_code = exit_benchmark_failed;
+    }
+  };
+  write_results("--results-a", flags.results_a, context_a, runs_a, nullptr);
+  write_results("--results-b", flags.results_b, context_b, runs_b, nullptr);
+  write_results("--html", flags.html, context_b, runs_b, &c);
+  err << "kerntime: " << decision_time_summary(outcomes, wall)
+      << fmt::format("; {} worker process{}, {} fault{}\n", summary.workers_started,
+                     summary.workers_started == 1 ? "" : "es", summary.faults,
+                     summary.faults == 1 ? "" : "s");
+  if (failed > 0) {
+    err << fmt::format("kerntime: {} of {} states failed on a side\n", failed, outcomes.size());
+    exit_code = exit_benchmark_failed;
+  }
+  if (has_regression(c)) {
+    err << "kerntime: B is slower than A beyond the band in a state (listed first)\n";
+    exit_code = exit_regression;
+  }
+  if (flags.fail_on_inconclusive && inconclusive > 0) {
+    err << fmt::format("kerntime: {} state{} stayed inconclusive (--fail-on-inconclusive)\n",
+                       inconclusive, inconclusive == 1 ? "" : "s");
+    exit_code = exit_regression;
+  }
+  return exit_code;
+}
+
+} // namespace kerntime::detail

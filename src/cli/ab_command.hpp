@@ -1,0 +1,61 @@
+#pragma once
+// `kerntime ab A_PROGRAM B_PROGRAM`: is B faster than A? Both programs' workers run on the same
+// GPU, one trial at a time in the order A B B A, each trial a fresh preparation of the state, and
+// every state stops as soon as its confidence sequence decides (supervise/ab_run.hpp,
+// docs/ab.md). Outputs as `kerntime compare` has them, plus each side's result set.
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command_line.hpp"
+
+namespace kerntime::detail {
+
+struct ab_flags {
+  std::vector<std::string> programs; // A_PROGRAM B_PROGRAM
+  // Which states, as `run` selects them.
+  std::optional<std::string> filter;
+  std::vector<std::string> axis_specs;
+  // The protocol of each trial, as typed: checked here, handed to both programs' workers.
+  std::string warmup = "10";
+  long long repeats = 0;
+  long long input_sets = 0;
+  long long flush_bytes = 0;
+  std::string backend;
+  std::string metric;
+  double throttle_threshold = 0;
+  std::string cuda_graph;
+  bool no_flush = false;
+  bool no_telemetry = false;
+  bool discard_throttled = false;
+  // The decision.
+  std::string threshold = "1%";
+  double alpha = 0.05;
+  long long max_pairs = 100;
+  double max_time_s = 60;
+  double state_timeout_s = 600;
+  std::optional<std::string> devices;
+  bool fail_on_inconclusive = false;
+  // The outputs.
+  std::string json;
+  std::string junit;
+  std::string junit_family = "xunit1";
+  std::string csv;
+  std::string html;
+  std::string results_a;
+  std::string results_b;
+  bool quiet = false;
+};
+
+void add_ab_options(CLI::App& ab, ab_flags& flags);
+
+// Exit 0: no state got slower; 1: one did (listed first), a state failed on a side, a report
+// was not written, or, with --fail-on-inconclusive, a state stayed inconclusive; 2: bad input (a
+// program that is not a kerntime program, no state in common); 3: no usable GPU.
+[[nodiscard]] int run_ab_command(const CLI::App& ab, const ab_flags& flags,
+                                 const std::vector<std::string>& args, const cli_environment& env);
+
+} // namespace kerntime::detail

@@ -1,0 +1,197 @@
+#include "compare/ab_comparison.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "compare/side.hpp"
+#include "kerntime/errors.hpp"
+#include "kerntime/statistics.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+// A preparation's on-GPU SM clock: the median over its trials that measured it.
+std::optional<double> clock_of(const measurement_result& r) {
+  std::vector<double> clocks;
+  for (const auto& trial : r.trials) {
+    if (trial.telemetry.measured_sm_clock_mhz) {
+      clocks.push_back(*trial.telemetry.measured_sm_clock_mhz);
+    }
+  }
+  return clocks.empty() ? std::nullopt : std::optional(median(std::move(clocks)));
+}
+
+std::size_t complete_blocks(const ab_trials& t) {
+  return std::min(t.a.size(), t.b.size()) / 2;
+}
+
+verdict verdict_of_decision(ab_decision d) {
+  switch (d) {
+  case ab_decision::slower:
+    return verdict::slower;
+  case ab_decision::faster:
+    return verdict::faster;
+  case ab_decision::same:
+    return verdict::same;
+  case ab_decision::undecided:
+  case ab_decision::inconclusive:
+    break;
+  }
+  return verdict::inconclusive;
+}
+
+std::vector<double> medians_of(const std::vector<const measurement_result*>& runs,
+                               std::size_t count) {
+  std::vector<double> medians;
+  for (std::size_t i = 0; i < count && i < runs.size(); ++i) {
+    medians.push_back(runs[i]->latency_ns);
+  }
+  return medians;
+}
+
+} // namespace
+
+void check_ab_options(const ab_options& options) {
+  compare_options checked;
+  checked.threshold = options.threshold;
+  checked.alpha = options.alpha;
+  check_compare_options(checked);
+}
+
+ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
+  const std::size_t blocks = complete_blocks(trials);
+  ab_reading reading;
+  const auto a = medians_of(trials.a, 2 * blocks);
+  const auto b = medians_of(trials.b, 2 * blocks);
+  std::vector<double> all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  double step = 0;
+  for (std::size_t i = 0; i < 2 * blocks; ++i) {
+    step = std::max({step, trials.a[i]->timer_resolution_ns, trials.b[i]->timer_resolution_ns});
+  }
+  const bool positive =
+      std::all_of(all.begin(), all.end(), [](double v) { return std::isfinite(v) && v > 0; });
+  if (!positive) {
+    throw invalid_argument("an A/B preparation's median is not a positive time; each side's "
+                           "trial must measure work");
+  }
+  reading.timer_step_fraction = all.empty() ? 0 : step / median(all);
+  sequential_ratio time(options.alpha, reading.timer_step_fraction);
+  bool clocked = true;
+  sequential_ratio cycles(options.alpha, reading.timer_step_fraction);
+  for (std::size_t k = 0; k < blocks; ++k) {
+    const auto* a1 = trials.a[2 * k];
+    const auto* b1 = trials.b[2 * k];
+    const auto* b2 = trials.b[(2 * k) + 1];
+    const auto* a2 = trials.a[(2 * k) + 1];
+    time.add_block(block_log_ratio(trial_order::balanced,
+                                   {a1->latency_ns, b1->latency_ns, b2->latency_ns, a2->latency_ns}));
+    const auto c1 = clock_of(*a1);
+    const auto c2 = clock_of(*b1);
+    const auto c3 = clock_of(*b2);
+    const auto c4 = clock_of(*a2);
+    clocked = clocked && c1 && c2 && c3 && c4;
+    if (clocked) {
+      cycles.add_block(block_log_ratio(
+          trial_order::balanced, {a1->latency_ns * *c1, b1->latency_ns * *c2,
+                                  b2->latency_ns * *c3, a2->latency_ns * *c4}));
+    }
+  }
+  reading.time = time.interval();
+  reading.decision = decide(reading.time, options.threshold);
+  if (clocked && blocks > 0) {
+    reading.cycles = cycles.interval();
+  }
+  return reading;
+}
+
+state_comparison compare_ab_state(const std::string& name, const ab_trials& trials,
+                                  const ab_options& options, ab_end end) {
+  const ab_reading reading = read_ab(trials, options);
+  const std::size_t blocks = reading.time.blocks;
+  side a;
+  side b;
+  a.runs = trials.a;
+  b.runs = trials.b;
+  state_comparison s;
+  s.state_name = name;
+  s.metric = trials.a.empty() ? headline_metric::span : trials.a.front()->protocol_used.metric;
+  const auto a_medians = medians_of(trials.a, trials.a.size());
+  const auto b_medians = medians_of(trials.b, trials.b.size());
+  s.base_ns = a_medians.empty() ? 0 : median(a_medians);
+  s.new_ns = b_medians.empty() ? 0 : median(b_medians);
+  s.ratio = blocks > 0 ? reading.time.ratio : (s.base_ns > 0 ? s.new_ns / s.base_ns : 1);
+  s.unit = "blocks";
+  s.base_units = s.new_units = static_cast<int>(blocks);
+  s.band = options.threshold;
+  s.band_reason = "threshold";
+  s.timer_resolution_ns = std::max(a.timer_resolution_ns(), b.timer_resolution_ns());
+  if (s.timer_resolution_ns > 0 && s.base_ns > 0) {
+    s.change_in_steps = (s.new_ns - s.base_ns) / s.timer_resolution_ns;
+  }
+  const ab_decision decision =
+      end == ab_end::decided ? reading.decision : conclude(reading.time, options.threshold);
+  s.outcome = verdict_of_decision(decision);
+  if (std::isfinite(reading.time.high)) {
+    s.ratio_low = reading.time.low;
+    s.ratio_high = reading.time.high;
+  } else {
+    s.ratio_low = s.ratio_high = s.ratio;
+    s.notes.push_back(fmt::format("{} complete block{} of A B B A: the interval needs at least 3",
+                                  blocks, blocks == 1 ? "" : "s"));
+  }
+  switch (end) {
+  case ab_end::decided:
+    s.notes.push_back(fmt::format("decided after {} block{} of A B B A ({} trials, each a fresh "
+                                  "preparation)",
+                                  blocks, blocks == 1 ? "" : "s", 4 * blocks));
+    break;
+  case ab_end::max_pairs:
+  case ab_end::max_time:
+    s.notes.push_back(fmt::format(
+        "{} reached after {} block{} before the interval decided; the interval reached is "
+        "shown{}",
+        end == ab_end::max_pairs ? "--max-pairs" : "--max-time", blocks, blocks == 1 ? "" : "s",
+        reading.timer_step_fraction >= std::log1p(options.threshold)
+            ? fmt::format(": the timer's step ({:.0f} ns) alone is ±{:.1f} % of the time, as "
+                          "wide as the band, so no number of trials can settle it; measure more "
+                          "work per iteration or widen --threshold",
+                          s.timer_resolution_ns, 100 * reading.timer_step_fraction)
+            : ""));
+    break;
+  }
+  s.base_sm_clock_mhz = a.sm_clock_mhz();
+  s.new_sm_clock_mhz = b.sm_clock_mhz();
+  if (reading.cycles) {
+    s.cycles_ratio = reading.cycles->ratio;
+    const verdict in_cycles = verdict_of_decision(
+        end == ab_end::decided ? decide(*reading.cycles, options.threshold)
+                               : conclude(*reading.cycles, options.threshold));
+    if ((s.outcome == verdict::slower || s.outcome == verdict::faster) && in_cycles != s.outcome) {
+      // A and B ran in the same minutes, so a clock that differs between them is the code's own
+      // (its power draw), not drift: the verdict in time stands, and the note says why.
+      s.notes.push_back(fmt::format(
+          "{} in time, {} in cycles (ratio {:.4f}): B ran at {:.0f} MHz and A at {:.0f} MHz, "
+          "interleaved in the same minutes, so the clock the code runs at (its power draw) made "
+          "the difference",
+          to_string(s.outcome), to_string(in_cycles), *s.cycles_ratio,
+          s.new_sm_clock_mhz.value_or(0), s.base_sm_clock_mhz.value_or(0)));
+    }
+  }
+  s.regression = s.outcome == verdict::slower;
+  for (const auto& [label, which] : {std::pair{"A", &a}, std::pair{"B", &b}}) {
+    if (const std::string throttled = which->throttling(); !throttled.empty()) {
+      s.notes.push_back(fmt::format("{} throttled: {}", label, throttled));
+    }
+  }
+  if (!a.runs.empty() && !b.runs.empty() && a.all_cupti() && b.all_cupti()) {
+    s.kernels = kernel_changes(a, b);
+  } else {
+    s.notes.push_back("a side was timed with CUDA events: no per-kernel comparison");
+  }
+  return s;
+}
+
+} // namespace kerntime::detail

@@ -1,0 +1,59 @@
+#pragma once
+// The verdict of an interleaved A/B run on one state (`kerntime ab`, docs/ab.md): from each
+// side's preparations, one trial each, in the balanced order they ran, the confidence sequence of
+// confidence_sequence.hpp decides; the result is a state_comparison (A the base, B the new side),
+// so every output of `kerntime compare` shows it.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "compare/confidence_sequence.hpp"
+#include "kerntime/compare.hpp"
+#include "kerntime/result.hpp"
+
+namespace kerntime::detail {
+
+struct ab_options {
+  double threshold = default_band; // B/A within ±threshold is "same"
+  double alpha = default_alpha;    // the chance the interval ever misses the ratio
+};
+
+// Throws kerntime::invalid_argument, saying what to pass instead, when the threshold or alpha is
+// not in (0, 1).
+void check_ab_options(const ab_options& options);
+
+// One state's preparations per side, each in the order it ran; block k ran A's 2k-th, B's 2k-th
+// and (2k+1)-th, then A's (2k+1)-th (side_of_trial, balanced). A block not yet complete is not
+// read.
+struct ab_trials {
+  std::vector<const measurement_result*> a;
+  std::vector<const measurement_result*> b;
+};
+
+// The sequence over the complete blocks, in time (each preparation's median) and, when every
+// trial measured its on-GPU SM clock, in cycles (the median × that clock).
+struct ab_reading {
+  ab_interval time;
+  ab_decision decision = ab_decision::undecided; // of `time` against the band
+  std::optional<ab_interval> cycles;
+  double timer_step_fraction = 0; // the coarser side's step over the median of all trials
+};
+// Throws kerntime::invalid_argument for a preparation whose median is not a positive time.
+[[nodiscard]] ab_reading read_ab(const ab_trials& trials, const ab_options& options);
+
+// How the run of a state ended, for the verdict and its note.
+enum class ab_end {
+  decided,  // the interval decided: slower, faster or same
+  max_pairs, // --max-pairs reached first: inconclusive, with the interval reached
+  max_time,  // --max-time reached first
+};
+
+// The state's comparison: ratio B/A with the confidence sequence's interval, the verdict, the
+// per-kernel diff over the preparations, both sides' clocks and the ratio in cycles (a
+// disagreement with time is a clock mismatch, named in the notes and judged by the rule), the
+// timer's step, and notes on throttled trials.
+[[nodiscard]] state_comparison compare_ab_state(const std::string& name, const ab_trials& trials,
+                                                const ab_options& options, ab_end end);
+
+} // namespace kerntime::detail

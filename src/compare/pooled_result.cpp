@@ -1,0 +1,117 @@
+#include "compare/pooled_result.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "kerntime/errors.hpp"
+#include "kerntime/statistics.hpp"
+#include "result/summarise.hpp"
+#include "result/timed_trials.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+// Each kernel's mean per iteration averaged over the preparations (a preparation that did not
+// run it counts as zero), largest first.
+std::vector<kernel_summary>
+pooled_kernels(const std::vector<const measurement_result*>& preparations) {
+  const double count = static_cast<double>(preparations.size());
+  std::map<std::pair<std::string, activity_kind>, kernel_summary> by_kernel;
+  std::map<std::pair<std::string, activity_kind>, std::vector<double>> medians;
+  std::vector<std::pair<std::string, activity_kind>> order;
+  for (const auto* r : preparations) {
+    for (const auto& k : r->kernels) {
+      const auto key = std::pair{k.name, k.kind};
+      auto [it, inserted] = by_kernel.try_emplace(key);
+      if (inserted) {
+        it->second.name = k.name;
+        it->second.kind = k.kind;
+        order.push_back(key);
+      }
+      it->second.calls_per_iteration += k.calls_per_iteration / count;
+      it->second.mean_ns += k.mean_ns / count;
+      it->second.share += k.share / count;
+      medians[key].push_back(k.median_ns);
+    }
+  }
+  std::vector<kernel_summary> kernels;
+  kernels.reserve(order.size());
+  for (const auto& key : order) {
+    auto k = by_kernel.at(key);
+    k.median_ns = median(medians.at(key));
+    kernels.push_back(std::move(k));
+  }
+  std::stable_sort(kernels.begin(), kernels.end(),
+                   [](const auto& a, const auto& b) { return a.mean_ns > b.mean_ns; });
+  return kernels;
+}
+
+void add_work(work_behaviour& total, const work_behaviour& w) {
+  total.synchronizing_iterations += w.synchronizing_iterations;
+  for (const auto& call : w.synchronizing_calls) {
+    if (std::find(total.synchronizing_calls.begin(), total.synchronizing_calls.end(), call) ==
+        total.synchronizing_calls.end()) {
+      total.synchronizing_calls.push_back(call);
+    }
+  }
+  total.host_gap_iterations += w.host_gap_iterations;
+  total.judged_iterations += w.judged_iterations;
+  total.longest_host_gap_ns = std::max(total.longest_host_gap_ns, w.longest_host_gap_ns);
+  for (const auto& k : w.rotation_added_kernels) {
+    if (std::find(total.rotation_added_kernels.begin(), total.rotation_added_kernels.end(), k) ==
+        total.rotation_added_kernels.end()) {
+      total.rotation_added_kernels.push_back(k);
+    }
+  }
+}
+
+void add_phases(host_phases& total, const host_phases& p) {
+  for (const auto& [name, member] : host_phase_names) {
+    total.*member += p.*member;
+  }
+}
+
+} // namespace
+
+measurement_result pool_preparations(const std::vector<const measurement_result*>& preparations) {
+  if (preparations.empty()) {
+    throw invalid_argument("pool_preparations needs at least one preparation's result");
+  }
+  const measurement_result& first = *preparations.front();
+  timed_trials timed;
+  std::vector<double> flush_medians;
+  for (const auto* r : preparations) {
+    timed.trials.insert(timed.trials.end(), r->trials.begin(), r->trials.end());
+    for (const auto& w : r->warnings) {
+      if (std::find(timed.warnings.begin(), timed.warnings.end(), w) == timed.warnings.end()) {
+        timed.warnings.push_back(w);
+      }
+    }
+    add_work(timed.work, r->work);
+    flush_medians.push_back(r->flush_median_ns);
+  }
+  timed.kernels = pooled_kernels(preparations);
+  timed.trace = first.trace;
+  timed.flush_median_ns = median(std::move(flush_medians));
+  protocol p = first.protocol_used;
+  p.trials = static_cast<int>(timed.trials.size());
+  p.stop_at_ci.reset();
+  measurement_result r = summarise(std::move(timed), p);
+  r.device = first.device;
+  r.backend = first.backend;
+  r.backend_reason = first.backend_reason;
+  r.cupti = first.cupti;
+  r.flush_bytes = first.flush_bytes;
+  r.telemetry = first.telemetry;
+  r.stopping.warmup_iterations = first.stopping.warmup_iterations;
+  r.stopping.warmup_settled = first.stopping.warmup_settled;
+  for (const auto* each : preparations) {
+    add_phases(r.phases, each->phases);
+    r.wall_seconds += each->wall_seconds;
+    r.backend = each->backend == timing_backend::events ? each->backend : r.backend;
+  }
+  return r;
+}
+
+} // namespace kerntime::detail

@@ -1,0 +1,21 @@
+#pragma once
+// A side of an A/B run prepares each state afresh for every trial (docs/ab.md: where a process's
+// buffers land moves small states by percent, so the preparation is the unit to replicate). Its
+// result set holds one result per state all the same, pooled from those preparations, so
+// `kerntime compare`, `report` and `merge` read it like any run's.
+
+#include <vector>
+
+#include "kerntime/result.hpp"
+
+namespace kerntime::detail {
+
+// The trials of every preparation, in the order they ran, summarised as one measurement: the
+// statistics over every iteration, a trial per preparation's trial, each kernel's mean over the
+// preparations, the first preparation's trace and device, the host phases and wall time summed,
+// each warning once. Energy is not pooled (each preparation's NVML window is its own).
+// Throws kerntime::invalid_argument when given no preparation.
+[[nodiscard]] measurement_result
+pool_preparations(const std::vector<const measurement_result*>& preparations);
+
+} // namespace kerntime::detail

@@ -1,0 +1,203 @@
+// The A/B comparison of one state from its preparations (compare/ab_comparison.hpp) and the pooled
+// result a side's file holds (compare/pooled_result.hpp), over real measurement_result structs:
+// the verdicts, the limits, time against cycles, the timer's step, bad input.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "compare/ab_comparison.hpp"
+#include "compare/pooled_result.hpp"
+#include "kerntime/errors.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+// One preparation: a trial of 4 iterations at `ns`, on-GPU clock `mhz`, one kernel, CUPTI.
+measurement_result preparation(double ns, double mhz = 1980, double step = 0,
+                               const std::string& kernel = "gemm") {
+  measurement_result r;
+  trial_result trial;
+  trial.iterations.assign(4, iteration_sample{.span_ns = ns, .busy_ns = ns});
+  trial.telemetry.measured_sm_clock_mhz = mhz;
+  r.trials.push_back(trial);
+  r.latency_ns = ns;
+  r.backend = timing_backend::cupti;
+  r.timer_resolution_ns = step;
+  r.kernels.push_back(
+      {.name = kernel, .calls_per_iteration = 1, .mean_ns = ns, .median_ns = ns, .share = 1});
+  r.phases.trials = 0.01;
+  r.wall_seconds = 0.02;
+  return r;
+}
+
+// A run of `blocks` blocks: A's preparations near `a_ns`, B's near `b_ns`, each with a small
+// spread that differs from trial to trial (±0.1 %).
+struct ab_fixture {
+  std::vector<measurement_result> a;
+  std::vector<measurement_result> b;
+
+  ab_fixture(int blocks, double a_ns, double b_ns, double b_mhz = 1980, double step = 0) {
+    const std::vector<double> spread{1.0, 1.001, 0.999, 1.0004, 0.9993, 1.0008, 0.9997, 1.0002};
+    for (int i = 0; i < 2 * blocks; ++i) {
+      const double f = spread[static_cast<std::size_t>(i) % spread.size()];
+      a.push_back(preparation(a_ns * f, 1980, step));
+      b.push_back(preparation(b_ns * spread[static_cast<std::size_t>(i + 3) % spread.size()],
+                              b_mhz, step));
+    }
+  }
+  [[nodiscard]] ab_trials trials() const {
+    ab_trials t;
+    for (const auto& r : a) {
+      t.a.push_back(&r);
+    }
+    for (const auto& r : b) {
+      t.b.push_back(&r);
+    }
+    return t;
+  }
+};
+
+bool has_note(const state_comparison& s, const std::string& part) {
+  return std::any_of(s.notes.begin(), s.notes.end(),
+                     [&](const std::string& n) { return n.find(part) != std::string::npos; });
+}
+
+TEST(ab_comparison, a_change_of_three_percent_is_decided_slower) {
+  const ab_fixture f(5, 1000, 1030);
+  const auto reading = read_ab(f.trials(), {});
+  EXPECT_EQ(reading.decision, ab_decision::slower);
+  const auto s = compare_ab_state("gemm/n=1", f.trials(), {}, ab_end::decided);
+  EXPECT_EQ(s.outcome, verdict::slower);
+  EXPECT_TRUE(s.regression);
+  EXPECT_NEAR(s.ratio, 1.03, 0.002);
+  EXPECT_GT(s.ratio_low, 1.01);
+  EXPECT_LT(s.ratio_high, 1.05);
+  EXPECT_EQ(s.unit, "blocks");
+  EXPECT_EQ(s.base_units, 5);
+  EXPECT_NEAR(s.base_ns, 1000, 1);
+  EXPECT_NEAR(s.new_ns, 1030, 1.5);
+  ASSERT_EQ(s.kernels.size(), 1U);
+  EXPECT_NEAR(*s.kernels[0].new_mean_ns / *s.kernels[0].base_mean_ns, 1.03, 0.002);
+  EXPECT_TRUE(has_note(s, "decided after 5 blocks"));
+  ASSERT_TRUE(s.cycles_ratio);
+  EXPECT_NEAR(*s.cycles_ratio, s.ratio, 1e-9); // the same clock on both sides
+}
+
+TEST(ab_comparison, equal_sides_within_the_noise_are_the_same) {
+  const ab_fixture f(4, 1000, 1000);
+  const auto s = compare_ab_state("copy", f.trials(), {}, ab_end::decided);
+  EXPECT_EQ(s.outcome, verdict::same);
+  EXPECT_FALSE(s.regression);
+  EXPECT_GT(s.ratio_low, 1 / 1.01);
+  EXPECT_LT(s.ratio_high, 1.01);
+}
+
+TEST(ab_comparison, a_faster_side_is_faster_and_no_regression) {
+  const ab_fixture f(4, 1000, 950);
+  const auto s = compare_ab_state("copy", f.trials(), {}, ab_end::decided);
+  EXPECT_EQ(s.outcome, verdict::faster);
+  EXPECT_FALSE(s.regression);
+}
+
+TEST(ab_comparison, a_limit_before_three_blocks_is_inconclusive_and_says_so) {
+  const ab_fixture f(2, 1000, 1030);
+  EXPECT_EQ(read_ab(f.trials(), {}).decision, ab_decision::undecided);
+  const auto s = compare_ab_state("copy", f.trials(), {}, ab_end::max_pairs);
+  EXPECT_EQ(s.outcome, verdict::inconclusive);
+  EXPECT_FALSE(s.regression);
+  EXPECT_DOUBLE_EQ(s.ratio_low, s.ratio);
+  EXPECT_DOUBLE_EQ(s.ratio_high, s.ratio);
+  EXPECT_TRUE(has_note(s, "needs at least 3"));
+  EXPECT_TRUE(has_note(s, "--max-pairs reached after 2 blocks"));
+}
+
+TEST(ab_comparison, an_incomplete_block_is_not_read) {
+  ab_fixture f(3, 1000, 1030);
+  f.a.push_back(preparation(5000)); // a fourth block begun: one A trial only
+  EXPECT_EQ(read_ab(f.trials(), {}).time.blocks, 3U);
+}
+
+TEST(ab_comparison, slower_in_time_at_a_lower_clock_is_named_in_the_notes) {
+  // B takes 3 % longer at a clock 3 % lower: the same cycles, so its clock made the difference.
+  const ab_fixture f(5, 1000, 1030, 1980 / 1.03);
+  const auto s = compare_ab_state("gemm", f.trials(), {}, ab_end::decided);
+  EXPECT_EQ(s.outcome, verdict::slower);
+  EXPECT_TRUE(s.regression); // interleaved: the clock is the code's own, the verdict stands
+  EXPECT_FALSE(s.clock_mismatch);
+  ASSERT_TRUE(s.cycles_ratio);
+  EXPECT_NEAR(*s.cycles_ratio, 1.0, 0.002);
+  EXPECT_TRUE(has_note(s, "slower in time, same in cycles"));
+}
+
+TEST(ab_comparison, without_the_clock_there_is_no_ratio_in_cycles) {
+  ab_fixture f(4, 1000, 1030);
+  f.b[3].trials[0].telemetry.measured_sm_clock_mhz.reset();
+  const auto s = compare_ab_state("gemm", f.trials(), {}, ab_end::decided);
+  EXPECT_FALSE(s.cycles_ratio);
+}
+
+TEST(ab_comparison, a_timer_step_as_wide_as_the_band_says_no_trials_can_settle_it) {
+  const ab_fixture f(5, 200, 200, 1980, 32);
+  const auto reading = read_ab(f.trials(), {});
+  EXPECT_NEAR(reading.timer_step_fraction, 0.16, 0.001);
+  const auto s = compare_ab_state("tiny", f.trials(), {}, ab_end::max_time);
+  EXPECT_EQ(s.outcome, verdict::inconclusive);
+  EXPECT_TRUE(has_note(s, "--max-time reached"));
+  EXPECT_TRUE(has_note(s, "no number of trials can settle it"));
+  EXPECT_DOUBLE_EQ(s.timer_resolution_ns, 32);
+}
+
+TEST(ab_comparison, a_side_timed_with_cuda_events_has_no_kernel_diff) {
+  ab_fixture f(3, 1000, 1000);
+  f.b[0].backend = timing_backend::events;
+  const auto s = compare_ab_state("copy", f.trials(), {}, ab_end::decided);
+  EXPECT_TRUE(s.kernels.empty());
+  EXPECT_TRUE(has_note(s, "CUDA events"));
+}
+
+TEST(ab_comparison, a_preparation_without_a_time_is_refused) {
+  ab_fixture f(3, 1000, 1000);
+  f.a[2].latency_ns = 0;
+  EXPECT_THROW((void)read_ab(f.trials(), {}), invalid_argument);
+}
+
+TEST(ab_comparison, options_out_of_range_are_refused) {
+  EXPECT_THROW(check_ab_options({.threshold = 0}), invalid_argument);
+  EXPECT_THROW(check_ab_options({.threshold = 0.01, .alpha = 1}), invalid_argument);
+  EXPECT_NO_THROW(check_ab_options({}));
+}
+
+TEST(pooled_result, the_preparations_become_one_result_with_a_trial_each) {
+  std::vector<measurement_result> runs{preparation(1000, 1980, 32, "gemm"),
+                                       preparation(1100, 1980, 32, "gemm"),
+                                       preparation(1300, 1980, 32, "gemm")};
+  runs[1].kernels.push_back({.name = "epilogue", .calls_per_iteration = 1, .mean_ns = 30,
+                             .median_ns = 30, .share = 0.03});
+  runs[2].warnings = {"a warning", "another"};
+  runs[0].warnings = {"a warning"};
+  const std::vector<const measurement_result*> pointers{&runs[0], &runs[1], &runs[2]};
+  const auto pooled = pool_preparations(pointers);
+  EXPECT_EQ(pooled.trials.size(), 3U);
+  EXPECT_EQ(pooled.protocol_used.trials, 3);
+  EXPECT_DOUBLE_EQ(pooled.latency_ns, 1100); // the median of every iteration
+  EXPECT_EQ(pooled.trials_summary.medians.size(), 3U);
+  ASSERT_EQ(pooled.kernels.size(), 2U);
+  EXPECT_EQ(pooled.kernels[0].name, "gemm");
+  EXPECT_NEAR(pooled.kernels[0].mean_ns, (1000 + 1100 + 1300) / 3.0, 1e-9);
+  EXPECT_DOUBLE_EQ(pooled.kernels[0].median_ns, 1100);
+  EXPECT_NEAR(pooled.kernels[1].mean_ns, 10, 1e-9); // run in one preparation of three
+  EXPECT_NEAR(pooled.phases.trials, 0.03, 1e-12);
+  EXPECT_NEAR(pooled.wall_seconds, 0.06, 1e-12);
+  EXPECT_EQ(pooled.warnings, (std::vector<std::string>{"a warning", "another"}));
+  EXPECT_EQ(pooled.backend, timing_backend::cupti);
+}
+
+TEST(pooled_result, no_preparation_is_refused) {
+  EXPECT_THROW((void)pool_preparations({}), invalid_argument);
+}
+
+} // namespace
+} // namespace kerntime::detail
