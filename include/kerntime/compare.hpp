@@ -105,6 +105,9 @@ struct comparison {
   std::string base_device;
   std::string new_device;
   compare_options options;
+  // How the sides were measured: "compare" (finished runs, compare()) or "ab" (`kerntime ab`:
+  // interleaved A B B A, A the base, B the new side, each interval a confidence sequence).
+  std::string method = "compare";
 };
 
 // Throws kerntime::invalid_argument for an empty side, no state in common (unless not required),

@@ -237,9 +237,27 @@ std::string decision_time_summary(const std::vector<ab_state_outcome>& outcomes,
                      seconds.size(), seconds.size() == 1 ? "" : "s", wall, median(seconds), p90);
 }
 
+// `run` flags that have no place in an A/B run, and what to use instead.
+const std::vector<std::pair<std::string, std::string>>& refused_run_flags() {
+  static const std::vector<std::pair<std::string, std::string>> refused{
+      {"--trials", "each preparation runs one trial and the confidence sequence decides how many; "
+                   "bound them with --max-pairs or --max-time"},
+      {"--stop-at-ci", "ab stops each state when B/A is decided against --threshold"},
+      {"--max-trials", "bound the pairs of trials with --max-pairs"},
+      {"--counters", "profile the states with kerntime run --counters instead"},
+      {"--metrics", "profile the states with kerntime run --counters instead"},
+      {"--baseline", "ab compares its two programs; compare files with kerntime compare"},
+      {"--shard", "select the states with --filter"},
+      {"--no-isolation", "ab always runs each side in its own worker processes"}};
+  return refused;
+}
+
 } // namespace
 
 void add_ab_options(CLI::App& ab, ab_flags& flags) {
+  for (const auto& [name, instead] : refused_run_flags()) {
+    ab.add_option(name, flags.refused, "")->expected(0, 1)->group("");
+  }
   ab.add_option("programs", flags.programs,
                 "A_PROGRAM B_PROGRAM: two kerntime programs (the kerntime command, or programs "
                 "linking kerntime::kerntime_main, e.g. built from main and from a pull request); "
@@ -305,6 +323,12 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
                    const cli_environment& env) {
   auto& out = *env.out;
   auto& err = *env.err;
+  for (const auto& [name, instead] : refused_run_flags()) {
+    if (ab.get_option(name)->count() > 0) {
+      throw invalid_argument(fmt::format("kerntime ab does not take {}: {}; drop {}", name,
+                                         instead, name));
+    }
+  }
   if (flags.programs.size() != 2) {
     throw invalid_argument("give two programs: kerntime ab A_PROGRAM B_PROGRAM (the same "
                            "program twice is an A/A check)");
@@ -399,6 +423,7 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
   comparison c;
+  c.method = "ab";
   c.options.threshold = options.threshold;
   c.options.alpha = options.alpha;
   c.only_in_base = matched.only_a;

@@ -48,6 +48,7 @@ struct ab_flags {
   std::string results_a;
   std::string results_b;
   bool quiet = false;
+  std::vector<std::string> refused; // run flags ab has no use for, refused by name
 };
 
 void add_ab_options(CLI::App& ab, ab_flags& flags);

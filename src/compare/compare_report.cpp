@@ -71,13 +71,22 @@ std::string comparison_markdown(const comparison& c) {
   for (const auto& s : c.states) {
     ++counts[rank(s.outcome)];
   }
-  out += fmt::format("## kerntime compare: {} vs {}\n\n", markdown_text(c.base_device),
-                     markdown_text(c.new_device));
-  out += fmt::format("{} slower, {} faster, {} same, {} inconclusive of {} states. \"same\": the "
+  if (c.method == "ab") {
+    out += fmt::format("## kerntime ab: {}, A (base) vs B (new)\n\n", markdown_text(c.new_device));
+    out += fmt::format("{} slower, {} faster, {} same, {} inconclusive of {} states. \"same\": the "
+                       "{:.0f} % confidence sequence of B/A, valid at every look, lies within "
+                       "±{:.1f} %; trials interleaved A B B A, each a fresh preparation.\n\n",
+                       counts[0], counts[2], counts[3], counts[1], c.states.size(),
+                       100 * (1 - c.options.alpha), 100 * c.options.threshold);
+  } else {
+    out += fmt::format("## kerntime compare: {} vs {}\n\n", markdown_text(c.base_device),
+                       markdown_text(c.new_device));
+    out += fmt::format("{} slower, {} faster, {} same, {} inconclusive of {} states. \"same\": the "
                      "95 % interval lies within ±{:.1f} % (or the state's wider band); intervals "
                      "over trials, or over runs where each side has several.\n\n",
-                     counts[0], counts[2], counts[3], counts[1], c.states.size(),
-                     100 * c.options.threshold);
+                       counts[0], counts[2], counts[3], counts[1], c.states.size(),
+                       100 * c.options.threshold);
+  }
   std::vector<const state_comparison*> ordered;
   for (const auto& s : c.states) {
     ordered.push_back(&s);
@@ -180,7 +189,8 @@ std::string comparison_json(const comparison& c) {
                       {"notes", s.notes},
                       {"kernels", std::move(kernels)}});
   }
-  const json document = {{"kerntime_compare_version", 1}, {"threshold", c.options.threshold},
+  const json document = {{"kerntime_compare_version", 1}, {"method", c.method},
+                         {"threshold", c.options.threshold},
                          {"alpha", c.options.alpha},      {"base_device", c.base_device},
                          {"new_device", c.new_device},    {"regression", has_regression(c)},
                          {"states", std::move(states)},   {"only_in_base", c.only_in_base},

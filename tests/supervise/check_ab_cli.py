@@ -1,0 +1,158 @@
+"""`kerntime ab` end to end without a GPU: cpu_suite (a real kerntime program) is the supervisor,
+and the programs A and B are the stand-in worker (stand_in_worker.cpp) behind small scripts that
+set its states and its speed. Each test runs the real command and reads what it wrote: A/A is
+same, a slower B is slower and fails the gate, one-sided states are listed, a crash or a hang
+fails its state for that side while the run goes on, and bad input exits 2 before anything runs.
+Usage: check_ab_cli.py CPU_SUITE STAND_IN_WORKER"""
+
+import csv
+import json
+import os
+import pathlib
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+SUITE = sys.argv.pop(1) if len(sys.argv) > 2 else None
+STAND_IN = sys.argv.pop(1) if len(sys.argv) > 1 else None
+
+
+class ab_command(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.dir = pathlib.Path(self.folder.name)
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def program(self, name, states="ok/n=1,ok/n=2", scale=1.0):
+        path = self.dir / name
+        path.write_text(
+            f"#!/bin/sh\nSTAND_IN_STATES='{states}' STAND_IN_SCALE={scale} exec '{STAND_IN}' \"$@\"\n")
+        path.chmod(path.stat().st_mode | stat.S_IXUSR)
+        return str(path)
+
+    def ab(self, *args, timeout=120):
+        return subprocess.run([SUITE, "ab", *args], capture_output=True, text=True, timeout=timeout)
+
+    def test_the_same_program_twice_is_same(self):
+        a = self.program("a")
+        out = self.dir / "ab.json"
+        done = self.ab(a, a, "--json", str(out))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        c = json.loads(out.read_text())
+        self.assertEqual([s["state_name"] for s in c["states"]], ["ok/n=1", "ok/n=2"])
+        self.assertEqual({s["verdict"] for s in c["states"]}, {"same"})
+        self.assertIn("2 states compared", done.stderr)
+        self.assertIn("A/B: A = ", done.stdout)
+
+    def test_a_slower_b_fails_the_gate_and_every_file_is_written(self):
+        a = self.program("a")
+        b = self.program("b", scale=1.05)
+        files = {flag: self.dir / name for flag, name in
+                 [("--json", "ab.json"), ("--junit", "ab.xml"), ("--csv", "ab.csv"),
+                  ("--html", "ab.html"), ("--results-a", "a.json"), ("--results-b", "b.json")]}
+        args = [x for flag, path in files.items() for x in (flag, str(path))]
+        done = self.ab(a, b, *args)
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertIn("B is slower than A", done.stderr)
+        c = json.loads(files["--json"].read_text())
+        for s in c["states"]:
+            self.assertEqual(s["verdict"], "slower")
+            self.assertAlmostEqual(s["ratio"], 1.05, delta=0.005)
+            self.assertGreater(s["ratio_low"], 1.01)
+        failures = ET.parse(files["--junit"]).getroot().iter("failure")
+        self.assertEqual(len(list(failures)), 2)
+        with files["--csv"].open() as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual(len(rows), 2)
+        self.assertIn("<svg", files["--html"].read_text())
+        # Each side's result set reads like any run's: compare sees the same change.
+        side_a = json.loads(files["--results-a"].read_text())
+        self.assertEqual(side_a["runs"][0]["status"], "ok")
+        self.assertGreaterEqual(len(side_a["runs"][0]["result"]["trials"]), 6)
+        compared = subprocess.run([SUITE, "compare", str(files["--results-a"]),
+                                   str(files["--results-b"]), "-q"],
+                                  capture_output=True, text=True, timeout=60)
+        self.assertEqual(compared.returncode, 1, compared.stderr)
+
+    def test_states_on_one_side_are_listed_and_plan_indices_are_each_sides(self):
+        a = self.program("a", states="ok/n=1,ok/n=2")
+        b = self.program("b", states="ok/n=2,ok/n=3")
+        out = self.dir / "ab.json"
+        done = self.ab(a, b, "--json", str(out), "-q")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        c = json.loads(out.read_text())
+        self.assertEqual(c["only_in_base"], ["ok/n=1"])
+        self.assertEqual(c["only_in_new"], ["ok/n=3"])
+        # ok/n=2 is plan index 1 in A (1100 ns) and 0 in B (1000 ns): each worker got its own.
+        (state,) = c["states"]
+        self.assertEqual(state["verdict"], "faster")
+        self.assertAlmostEqual(state["ratio"], 1000 / 1100, delta=0.005)
+
+    def test_a_crash_fails_its_state_and_the_run_goes_on_in_a_fresh_worker(self):
+        a = self.program("a", states="ok/n=1,crash/x,ok/n=2")
+        out = self.dir / "ab.json"
+        side = self.dir / "a.json"
+        done = self.ab(a, a, "--json", str(out), "--results-a", str(side), "-q")
+        self.assertEqual(done.returncode, 1, done.stderr)
+        c = json.loads(out.read_text())
+        self.assertEqual([s["state_name"] for s in c["states"]], ["ok/n=1", "ok/n=2"])
+        self.assertEqual(len(c["not_compared"]), 1)
+        self.assertIn("crash/x: A: crashed the worker: signal 11", c["not_compared"][0])
+        runs = {r["state_name"]: r for r in json.loads(side.read_text())["runs"]}
+        self.assertEqual(runs["crash/x"]["status"], "failed")
+        self.assertEqual(runs["crash/x"]["error_kind"], "crashed")
+        self.assertIn("1 of 3 states failed on a side", done.stderr)
+
+    def test_a_hang_is_timed_out_for_its_side(self):
+        a = self.program("a", states="hang/x,ok/n=1")
+        out = self.dir / "ab.json"
+        done = self.ab(a, a, "--json", str(out), "--state-timeout", "1", "-q")
+        self.assertEqual(done.returncode, 1, done.stderr)
+        c = json.loads(out.read_text())
+        self.assertIn("hang/x: A: timed_out after 1 s", c["not_compared"][0])
+        self.assertEqual([s["verdict"] for s in c["states"]], ["same"])
+
+    def test_max_pairs_ends_a_state_inconclusive(self):
+        a = self.program("a")
+        b = self.program("b", scale=1.01)  # on the band's edge
+        out = self.dir / "ab.json"
+        done = self.ab(a, b, "--json", str(out), "--max-pairs", "6", "-q")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        c = json.loads(out.read_text())
+        self.assertEqual({s["verdict"] for s in c["states"]}, {"inconclusive"})
+        strict = self.ab(a, b, "--max-pairs", "6", "--fail-on-inconclusive", "-q")
+        self.assertEqual(strict.returncode, 1, strict.stderr)
+        self.assertIn("stayed inconclusive", strict.stderr)
+
+    def test_bad_input_exits_2_before_anything_runs(self):
+        a = self.program("a")
+        other = self.program("other", states="ok/n=7,ok/n=8")
+        cases = [
+            (["/bin/true", a], "A_PROGRAM /bin/true is not a kerntime program"),
+            ([a, str(self.dir / "missing")], "B_PROGRAM"),
+            ([a, "no-such-program-on-path"], "neither a file nor a program on PATH"),
+            ([a, other], "no state in common"),
+            ([a, a, "--max-pairs", "1"], "--max-pairs 1"),
+            ([a, a, "--threshold", "0"], "--threshold 0"),
+            ([a, a, "--trials", "5"], "drop --trials"),
+            ([a, a, "--stop-at-ci", "0.5"], "drop --stop-at-ci"),
+            ([a, a, "--repeat", "0"], "--repeat"),
+            ([a, a, "--cuda-graph", "both"], "run ab once each way"),
+            ([a, a, "--json", a], "A_PROGRAM"),
+            ([a], "2 required"),
+        ]
+        for args, message in cases:
+            with self.subTest(args=args):
+                done = self.ab(*args)
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertIn(message, done.stderr)
+                self.assertNotIn("worker process", done.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
