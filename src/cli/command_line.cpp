@@ -452,7 +452,7 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   return exit_code;
 }
 
-// "run, list, info, compare, merge, calibrate and report": every command, in --help's order.
+// "run, list, info, compare, merge, ab, calibrate and report": every command, in --help's order.
 std::string command_names(CLI::App& app) {
   std::vector<std::string> names;
   for (const auto* command : app.get_subcommands({})) {

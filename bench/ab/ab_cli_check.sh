@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# `kerntime ab` on the GPU, the numbers docs/ab.md quotes:
+#   OUT=out bench/ab/ab_cli_check.sh [build-folder]
+# 1. A/A: `kerntime ab kerntime kerntime` over the bundled suite, AA_RUNS times (default 5): the
+#    share of false slower/faster and of inconclusive state decisions at the ±1 % band, and the
+#    time to a decision per state.
+# 2. Detection: bench_ab_spin (spin/duration_us=20 and =200) as A against the same program with
+#    AB_SPIN_SCALE=1.01 as B (a change of exactly 1 %), DETECT_RUNS times each (default 10), at a
+#    ±0.5 % band: how often it is called slower.
+# Logs and JSON under $OUT; a short table last. It changes no setting of the card.
+set -u -o pipefail
+build=$(cd "${1:-build}" && pwd) || { echo "no build folder ${1:-build}" >&2; exit 2; }
+OUT=${OUT:-./out}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+kerntime="$build/kerntime"
+spin="$build/bench/bench_ab_spin"
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64"
+started=$(date +%s)
+
+for i in $(seq 1 "${AA_RUNS:-5}"); do
+  echo "== A/A $i ($(($(date +%s) - started)) s)"
+  "$kerntime" ab "$kerntime" "$kerntime" --max-time 20 --json "$OUT/aa_$i.json" -q \
+    2>"$OUT/aa_$i.err"
+  echo "exit $?"
+  tail -n 2 "$OUT/aa_$i.err"
+done
+
+b_program="$OUT/spin_b.sh"
+printf '#!/bin/sh\nAB_SPIN_SCALE=1.01 exec "%s" "$@"\n' "$spin" >"$b_program"
+chmod +x "$b_program"
+for i in $(seq 1 "${DETECT_RUNS:-10}"); do
+  "$kerntime" ab "$spin" "$b_program" --threshold 0.5% --max-time 20 \
+    --json "$OUT/detect_$i.json" -q 2>"$OUT/detect_$i.err"
+  echo "detect $i: exit $?; $(tail -n 1 "$OUT/detect_$i.err")"
+done
+
+python3 - "$OUT" <<'PY'
+import glob, json, re, statistics, sys
+out = sys.argv[1]
+def verdicts(pattern):
+    rows = []
+    for path in sorted(glob.glob(f"{out}/{pattern}")):
+        rows += json.load(open(path))["states"]
+    return rows
+aa = verdicts("aa_*.json")
+count = lambda rows, v: sum(r["verdict"] == v for r in rows)
+times = []
+for path in sorted(glob.glob(f"{out}/aa_*.err")):
+    m = re.search(r"compared in ([\d.]+) s: a state took ([\d.]+) s \(median\), ([\d.]+) s \(p90\)",
+                  open(path).read())
+    if m:
+        times.append(tuple(float(x) for x in m.groups()))
+print("\n| check | states | slower | faster | same | inconclusive |")
+print("|---|---:|---:|---:|---:|---:|")
+print(f"| A/A suite, ±1 % | {len(aa)} | {count(aa,'slower')} | {count(aa,'faster')} | "
+      f"{count(aa,'same')} | {count(aa,'inconclusive')} |")
+for d in (20, 200):
+    rows = [r for r in verdicts("detect_*.json") if r["state_name"] == f"spin/duration_us={d}"]
+    print(f"| {d} µs vs {d * 1.01:g} µs, ±0.5 % | {len(rows)} | {count(rows,'slower')} | "
+          f"{count(rows,'faster')} | {count(rows,'same')} | {count(rows,'inconclusive')} |")
+for wall, med, p90 in times:
+    print(f"A/A run: {wall:.1f} s for the suite; a state {med:.2f} s median, {p90:.2f} s p90")
+blocks = [r["base_units"] for r in aa]
+if blocks:
+    print(f"A/A blocks per state: median {statistics.median(blocks)}, max {max(blocks)}")
+for r in aa:
+    if r["verdict"] in ("slower", "faster", "inconclusive"):
+        print(f"  {r['verdict']}: {r['state_name']} ratio {r['ratio']:.4f} "
+              f"[{r['ratio_low']:.4f}, {r['ratio_high']:.4f}] blocks {r['base_units']}")
+PY
