@@ -292,6 +292,14 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
                 "The most A-B pairs of trials per state (two per A B B A block); then "
                 "inconclusive, with the interval reached")
       ->capture_default_str();
+  ab.add_option("--min-pairs", flags.min_pairs,
+                "No decision before this many A-B pairs of a state (a few preparations do not "
+                "show a state's spread)")
+      ->capture_default_str();
+  ab.add_option("--pairs-per-worker", flags.pairs_per_worker,
+                "Replace both workers after this many pairs of a state, so each state sees "
+                "several process pairs (where a process's allocations land moves small states)")
+      ->capture_default_str();
   ab.add_option("--max-time", flags.max_time_s,
                 "Seconds per state after which no block starts; then inconclusive")
       ->capture_default_str();
@@ -342,6 +350,16 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
                                        "at least 2 (the interval needs 6: three blocks)",
                                        flags.max_pairs));
   }
+  if (flags.min_pairs < 0 || flags.min_pairs > flags.max_pairs) {
+    throw invalid_argument(fmt::format("--min-pairs {} must be between 0 and --max-pairs ({})",
+                                       flags.min_pairs, flags.max_pairs));
+  }
+  if (flags.pairs_per_worker < 2 || flags.pairs_per_worker % 2 != 0) {
+    throw invalid_argument(fmt::format(
+        "--pairs-per-worker {}: give an even number of at least 2 (whole blocks of A B B A), "
+        "e.g. --pairs-per-worker 10",
+        flags.pairs_per_worker));
+  }
   if (!(flags.max_time_s > 0) || !(flags.state_timeout_s > 0)) {
     throw invalid_argument(fmt::format(
         "--max-time {:g} and --state-timeout {:g} are seconds and must be above 0, e.g. "
@@ -383,6 +401,8 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   ab_run_settings settings;
   settings.options = options;
   settings.max_pairs = static_cast<std::size_t>(flags.max_pairs);
+  settings.min_pairs = static_cast<std::size_t>(flags.min_pairs);
+  settings.pairs_per_worker = static_cast<std::size_t>(flags.pairs_per_worker);
   settings.max_time_s = flags.max_time_s;
   settings.trial_timeout_s = flags.state_timeout_s;
   settings.start_timeout_s = std::max(120.0, flags.state_timeout_s);

@@ -35,6 +35,8 @@ struct ab_flags {
   std::string threshold = "1%";
   double alpha = 0.05;
   long long max_pairs = 100;
+  long long min_pairs = 20;
+  long long pairs_per_worker = 10;
   double max_time_s = 60;
   double state_timeout_s = 600;
   std::optional<std::string> devices;

@@ -206,7 +206,8 @@ public:
     ab_end end = ab_end::decided;
     for (std::size_t k = 0;; ++k) {
       if (k % trials_per_block == 0 && k > 0) {
-        if (read_ab(trials_of(o), settings_.options).decision != ab_decision::undecided) {
+        if (k / 2 >= settings_.min_pairs &&
+            read_ab(trials_of(o), settings_.options).decision != ab_decision::undecided) {
           end = ab_end::decided;
           break;
         }
@@ -217,6 +218,9 @@ public:
         if (seconds_since(start) >= settings_.max_time_s) {
           end = ab_end::max_time;
           break;
+        }
+        if ((k / 2) % settings_.pairs_per_worker == 0) {
+          stop(); // the next trials run in a fresh process pair
         }
       }
       const ab_side which = side_of_trial(trial_order::balanced, k);

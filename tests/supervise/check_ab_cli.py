@@ -47,6 +47,10 @@ class ab_command(unittest.TestCase):
         self.assertEqual([s["state_name"] for s in c["states"]], ["ok/n=1", "ok/n=2"])
         self.assertEqual({s["verdict"] for s in c["states"]}, {"same"})
         self.assertIn("2 states compared", done.stderr)
+        # No decision before 20 pairs, both workers replaced after 10: the first state starts a
+        # pair and replaces it once, the second replaces the pair it inherits once.
+        self.assertIn("6 worker processes", done.stderr)
+        self.assertEqual({s["base_units"] for s in c["states"]}, {10})
         self.assertIn("A/B: A = ", done.stdout)
 
     def test_a_slower_b_fails_the_gate_and_every_file_is_written(self):
@@ -121,11 +125,12 @@ class ab_command(unittest.TestCase):
         a = self.program("a")
         b = self.program("b", scale=1.01)  # on the band's edge
         out = self.dir / "ab.json"
-        done = self.ab(a, b, "--json", str(out), "--max-pairs", "6", "-q")
+        done = self.ab(a, b, "--json", str(out), "--max-pairs", "6", "--min-pairs", "0", "-q")
         self.assertEqual(done.returncode, 0, done.stderr)
         c = json.loads(out.read_text())
         self.assertEqual({s["verdict"] for s in c["states"]}, {"inconclusive"})
-        strict = self.ab(a, b, "--max-pairs", "6", "--fail-on-inconclusive", "-q")
+        strict = self.ab(a, b, "--max-pairs", "6", "--min-pairs", "0", "--fail-on-inconclusive",
+                         "-q")
         self.assertEqual(strict.returncode, 1, strict.stderr)
         self.assertIn("stayed inconclusive", strict.stderr)
 
@@ -139,6 +144,8 @@ class ab_command(unittest.TestCase):
             ([a, other], "no state in common"),
             ([a, a, "--max-pairs", "1"], "--max-pairs 1"),
             ([a, a, "--threshold", "0"], "--threshold 0"),
+            ([a, a, "--min-pairs", "200"], "--min-pairs 200"),
+            ([a, a, "--pairs-per-worker", "3"], "--pairs-per-worker 3"),
             ([a, a, "--trials", "5"], "drop --trials"),
             ([a, a, "--stop-at-ci", "0.5"], "drop --stop-at-ci"),
             ([a, a, "--repeat", "0"], "--repeat"),
