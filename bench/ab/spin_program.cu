@@ -21,8 +21,8 @@ double spin_scale() {
 }
 
 void spin(kerntime::state& s) {
-  const auto duration_ns =
-      static_cast<std::uint64_t>(static_cast<double>(s.get_int("duration_us")) * 1000 * spin_scale());
+  const auto duration_ns = static_cast<std::uint64_t>(
+      static_cast<double>(s.get_int("duration_us")) * 1000 * spin_scale());
   s.exec([&](cudaStream_t stream, int) {
     ab_spin_kernel<<<1, 1, 0, stream>>>(duration_ns);
     kerntime::check_launch("ab_spin_kernel");

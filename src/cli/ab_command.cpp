@@ -1,8 +1,8 @@
 #include "cli/ab_command.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <charconv>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <ostream>
@@ -32,11 +32,19 @@ namespace {
 
 // The selection flags and the protocol flags given, as typed: what each worker's `run` gets.
 const std::vector<std::string>& forwarded_options() {
-  static const std::vector<std::string> names{
-      "--filter",       "--axis",         "--warmup",     "--repeat",
-      "--input-sets",   "--no-flush",     "--flush-bytes", "--backend",
-      "--metric",       "--no-telemetry", "--throttle-threshold",
-      "--discard-throttled", "--cuda-graph"};
+  static const std::vector<std::string> names{"--filter",
+                                              "--axis",
+                                              "--warmup",
+                                              "--repeat",
+                                              "--input-sets",
+                                              "--no-flush",
+                                              "--flush-bytes",
+                                              "--backend",
+                                              "--metric",
+                                              "--no-telemetry",
+                                              "--throttle-threshold",
+                                              "--discard-throttled",
+                                              "--cuda-graph"};
   return names;
 }
 
@@ -133,10 +141,10 @@ plan_listing plan_of(const std::string& path, const char* role,
   argv.insert(argv.end(), selection.begin(), selection.end());
   constexpr double list_timeout_s = 120;
   const program_output listed = run_program(argv, list_timeout_s);
-  const std::string refusal = fmt::format(
-      "{} {} is not a kerntime program: `{} list --json` {}; A and B must be kerntime "
-      "programs (the kerntime command, or a program linking kerntime::kerntime_main)",
-      role, path, path, "{}");
+  const std::string refusal =
+      fmt::format("{} {} is not a kerntime program: `{} list --json` {}; A and B must be kerntime "
+                  "programs (the kerntime command, or a program linking kerntime::kerntime_main)",
+                  role, path, path, "{}");
   if (listed.timed_out) {
     throw invalid_argument(fmt::format(fmt::runtime(refusal),
                                        fmt::format("did not answer in {:g} s", list_timeout_s)));
@@ -206,7 +214,8 @@ benchmark_run side_record(const ab_state_outcome& o, const std::vector<benchmark
   }
   if (failed_here || trials.empty()) {
     run.status = o.skipped ? run_status::skipped : run_status::failed;
-    run.error = o.skipped ? std::nullopt : std::optional(o.failure_kind.value_or(error_kind::other));
+    run.error =
+        o.skipped ? std::nullopt : std::optional(o.failure_kind.value_or(error_kind::other));
     run.message = o.failure.empty() ? "not measured" : o.failure;
     run.result.reset();
   }
@@ -230,8 +239,8 @@ std::string decision_time_summary(const std::vector<ab_state_outcome>& outcomes,
     return fmt::format("no state compared, {:.1f} s in all", wall);
   }
   std::sort(seconds.begin(), seconds.end());
-  const auto p90 = seconds[std::min(seconds.size() - 1,
-                                    static_cast<std::size_t>(0.9 * static_cast<double>(seconds.size())))];
+  const auto p90 = seconds[std::min(
+      seconds.size() - 1, static_cast<std::size_t>(0.9 * static_cast<double>(seconds.size())))];
   return fmt::format("{} state{} compared in {:.1f} s: a state took {:.2f} s (median), {:.2f} s "
                      "(p90)",
                      seconds.size(), seconds.size() == 1 ? "" : "s", wall, median(seconds), p90);
@@ -271,19 +280,21 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
   ab.add_option("--warmup", flags.warmup, "Untimed iterations before each trial, or auto");
   ab.add_option("--repeat", flags.repeats, "Measured iterations per trial");
   ab.add_option("--input-sets", flags.input_sets, "Input copies the work rotates over");
-  ab.add_flag("--no-flush", flags.no_flush, "Do not flush the L2 before each iteration (hot-cache numbers)");
+  ab.add_flag("--no-flush", flags.no_flush,
+              "Do not flush the L2 before each iteration (hot-cache numbers)");
   ab.add_option("--flush-bytes", flags.flush_bytes, "Size of the L2 flush's buffer");
   ab.add_option("--backend", flags.backend, "Timer: auto, cupti or events");
   ab.add_option("--metric", flags.metric, "Headline per iteration: span or busy");
-  ab.add_flag("--no-telemetry", flags.no_telemetry, "Do not read NVML or the on-GPU clock (no ratio in cycles)");
+  ab.add_flag("--no-telemetry", flags.no_telemetry,
+              "Do not read NVML or the on-GPU clock (no ratio in cycles)");
   ab.add_option("--throttle-threshold", flags.throttle_threshold,
                 "Flag a trial as throttled below this fraction of the maximum SM clock");
-  ab.add_flag("--discard-throttled", flags.discard_throttled, "Re-run throttled trials after a short pause");
+  ab.add_flag("--discard-throttled", flags.discard_throttled,
+              "Re-run throttled trials after a short pause");
   ab.add_option("--cuda-graph", flags.cuda_graph,
                 "Launch the work as a CUDA graph (on), or not (off)")
       ->expected(0, 1);
-  ab.add_option("--threshold", flags.threshold,
-                "B/A within this band is 'same', e.g. 1% or 0.01")
+  ab.add_option("--threshold", flags.threshold, "B/A within this band is 'same', e.g. 1% or 0.01")
       ->capture_default_str();
   ab.add_option("--alpha", flags.alpha,
                 "The chance that a state's interval ever misses its ratio, over all its looks")
@@ -333,8 +344,8 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   auto& err = *env.err;
   for (const auto& [name, instead] : refused_run_flags()) {
     if (ab.get_option(name)->count() > 0) {
-      throw invalid_argument(fmt::format("kerntime ab does not take {}: {}; drop {}", name,
-                                         instead, name));
+      throw invalid_argument(
+          fmt::format("kerntime ab does not take {}: {}; drop {}", name, instead, name));
     }
   }
   if (flags.programs.size() != 2) {
@@ -385,8 +396,8 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     (void)parse_devices(*flags.devices, count > 0 ? count : unknown_device_count);
   }
   const auto selection = forwarded_arguments(ab, true);
-  const auto matched = match(plan_of(a_path, "A_PROGRAM", selection),
-                             plan_of(b_path, "B_PROGRAM", selection));
+  const auto matched =
+      match(plan_of(a_path, "A_PROGRAM", selection), plan_of(b_path, "B_PROGRAM", selection));
   if (matched.both.empty()) {
     throw invalid_argument(fmt::format(
         "A and B have no state in common (A {} states, B {}); compare programs of the same "
@@ -472,8 +483,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   const run_context context_a = make_run_context(args, runs_a);
   const run_context context_b = make_run_context(args, runs_b);
   if (!flags.quiet) {
-    out << fmt::format("A/B: A = {}, B = {}; interleaved A B B A, a fresh preparation per trial\n\n",
-                       a_path, b_path)
+    out << fmt::format(
+               "A/B: A = {}, B = {}; interleaved A B B A, a fresh preparation per trial\n\n",
+               a_path, b_path)
         << comparison_markdown(c) << std::flush;
   }
   int exit_code = exit_ok;

@@ -169,9 +169,9 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
     return exit_internal_error;
   }
   const bool vary_placement = std::getenv(vary_placement_variable) != nullptr;
-  std::mt19937_64 draw(static_cast<std::uint64_t>(::getpid()) ^
-                       static_cast<std::uint64_t>(
-                           std::chrono::steady_clock::now().time_since_epoch().count()));
+  std::mt19937_64 draw(
+      static_cast<std::uint64_t>(::getpid()) ^
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
   std::string line;
   while (supervisor.read(line)) {
     const auto request = parse_run_command(line);

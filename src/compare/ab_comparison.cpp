@@ -86,17 +86,17 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
     const auto* b1 = trials.b[2 * k];
     const auto* b2 = trials.b[(2 * k) + 1];
     const auto* a2 = trials.a[(2 * k) + 1];
-    time.add_block(block_log_ratio(trial_order::balanced,
-                                   {a1->latency_ns, b1->latency_ns, b2->latency_ns, a2->latency_ns}));
+    time.add_block(block_log_ratio(
+        trial_order::balanced, {a1->latency_ns, b1->latency_ns, b2->latency_ns, a2->latency_ns}));
     const auto c1 = clock_of(*a1);
     const auto c2 = clock_of(*b1);
     const auto c3 = clock_of(*b2);
     const auto c4 = clock_of(*a2);
     clocked = clocked && c1 && c2 && c3 && c4;
     if (clocked) {
-      cycles.add_block(block_log_ratio(
-          trial_order::balanced, {a1->latency_ns * *c1, b1->latency_ns * *c2,
-                                  b2->latency_ns * *c3, a2->latency_ns * *c4}));
+      cycles.add_block(
+          block_log_ratio(trial_order::balanced, {a1->latency_ns * *c1, b1->latency_ns * *c2,
+                                                  b2->latency_ns * *c3, a2->latency_ns * *c4}));
     }
   }
   reading.time = time.interval();
@@ -166,9 +166,9 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
   s.new_sm_clock_mhz = b.sm_clock_mhz();
   if (reading.cycles) {
     s.cycles_ratio = reading.cycles->ratio;
-    const verdict in_cycles = verdict_of_decision(
-        end == ab_end::decided ? decide(*reading.cycles, options.threshold)
-                               : conclude(*reading.cycles, options.threshold));
+    const verdict in_cycles =
+        verdict_of_decision(end == ab_end::decided ? decide(*reading.cycles, options.threshold)
+                                                   : conclude(*reading.cycles, options.threshold));
     if ((s.outcome == verdict::slower || s.outcome == verdict::faster) && in_cycles != s.outcome) {
       // A and B ran in the same minutes, so a clock that differs between them is the code's own
       // (its power draw), not drift: the verdict in time stands, and the note says why.

@@ -44,7 +44,7 @@ struct ab_reading {
 
 // How the run of a state ended, for the verdict and its note.
 enum class ab_end {
-  decided,  // the interval decided: slower, faster or same
+  decided,   // the interval decided: slower, faster or same
   max_pairs, // --max-pairs reached first: inconclusive, with the interval reached
   max_time,  // --max-time reached first
 };

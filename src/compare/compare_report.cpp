@@ -82,8 +82,8 @@ std::string comparison_markdown(const comparison& c) {
     out += fmt::format("## kerntime compare: {} vs {}\n\n", markdown_text(c.base_device),
                        markdown_text(c.new_device));
     out += fmt::format("{} slower, {} faster, {} same, {} inconclusive of {} states. \"same\": the "
-                     "95 % interval lies within ±{:.1f} % (or the state's wider band); intervals "
-                     "over trials, or over runs where each side has several.\n\n",
+                       "95 % interval lies within ±{:.1f} % (or the state's wider band); intervals "
+                       "over trials, or over runs where each side has several.\n\n",
                        counts[0], counts[2], counts[3], counts[1], c.states.size(),
                        100 * c.options.threshold);
   }
@@ -189,12 +189,12 @@ std::string comparison_json(const comparison& c) {
                       {"notes", s.notes},
                       {"kernels", std::move(kernels)}});
   }
-  const json document = {{"kerntime_compare_version", 1}, {"method", c.method},
-                         {"threshold", c.options.threshold},
-                         {"alpha", c.options.alpha},      {"base_device", c.base_device},
-                         {"new_device", c.new_device},    {"regression", has_regression(c)},
-                         {"states", std::move(states)},   {"only_in_base", c.only_in_base},
-                         {"only_in_new", c.only_in_new},  {"not_compared", c.not_compared}};
+  const json document = {{"kerntime_compare_version", 1},    {"method", c.method},
+                         {"threshold", c.options.threshold}, {"alpha", c.options.alpha},
+                         {"base_device", c.base_device},     {"new_device", c.new_device},
+                         {"regression", has_regression(c)},  {"states", std::move(states)},
+                         {"only_in_base", c.only_in_base},   {"only_in_new", c.only_in_new},
+                         {"not_compared", c.not_compared}};
   return document.dump(2, ' ', false, nlohmann::detail::error_handler_t::replace) + "\n";
 }
 

@@ -25,8 +25,8 @@ double seconds_since(clock_type::time_point from) {
 }
 
 clock_type::time_point after(double seconds) {
-  return clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
-                                 std::chrono::duration<double>(seconds));
+  return clock_type::now() +
+         std::chrono::duration_cast<clock_type::duration>(std::chrono::duration<double>(seconds));
 }
 
 // What one wait for a worker's message gave.
@@ -76,8 +76,8 @@ public:
       drop();
       return "it sent a result before saying it was ready";
     case heard::ended:
-      return fmt::format("it ended before it was ready ({}); is {} a kerntime program?",
-                         drop(), launch_.argv.front());
+      return fmt::format("it ended before it was ready ({}); is {} a kerntime program?", drop(),
+                         launch_.argv.front());
     case heard::timed_out:
       return fmt::format("it was not ready after {:g} s ({})", timeout_s, drop());
     case heard::garbage:
@@ -107,8 +107,8 @@ public:
       answer.kind = error_kind::crashed;
       return answer;
     case heard::timed_out:
-      answer.failure = fmt::format("timed_out after {:g} s (the worker was killed: {})",
-                                   timeout_s, drop());
+      answer.failure =
+          fmt::format("timed_out after {:g} s (the worker was killed: {})", timeout_s, drop());
       answer.kind = error_kind::timed_out;
       return answer;
     case heard::garbage:
@@ -253,8 +253,8 @@ private:
     if (const std::string problem = worker.ensure_started(settings_.start_timeout_s, summary_);
         !problem.empty()) {
       ++failed_starts_;
-      last_start_problem_ = fmt::format("{}'s worker on {} did not start: {}", side_name,
-                                        slot_.label, problem);
+      last_start_problem_ =
+          fmt::format("{}'s worker on {} did not start: {}", side_name, slot_.label, problem);
       o.failure = last_start_problem_;
       o.failure_kind = error_kind::device_unavailable;
       o.failed_side = which;
@@ -269,8 +269,8 @@ private:
       o.failure = fmt::format("{}: {}", side_name, answer.failure);
       o.failure_kind = answer.kind;
       o.failed_side = which;
-      event(fmt::format("{} {} on {}; a fresh worker runs the next state", o.state.name,
-                        o.failure, slot_.label));
+      event(fmt::format("{} {} on {}; a fresh worker runs the next state", o.state.name, o.failure,
+                        slot_.label));
       return false;
     }
     benchmark_run& run = *answer.run;
@@ -310,9 +310,9 @@ std::string progress_line(const ab_state_outcome& o, std::size_t done, std::size
     return fmt::format("[{}/{}] {}: not compared, {}", done, total, o.state.name, o.failure);
   }
   const auto& c = *o.comparison;
-  return fmt::format("[{}/{}] {}: {}, B/A {:.4f} [{:.4f}, {:.4f}] after {} blocks, {:.1f} s",
-                     done, total, o.state.name, verdict_text(c), c.ratio, c.ratio_low,
-                     c.ratio_high, c.base_units, o.seconds);
+  return fmt::format("[{}/{}] {}: {}, B/A {:.4f} [{:.4f}, {:.4f}] after {} blocks, {:.1f} s", done,
+                     total, o.state.name, verdict_text(c), c.ratio, c.ratio_low, c.ratio_high,
+                     c.base_units, o.seconds);
 }
 
 } // namespace
@@ -350,8 +350,7 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
       const std::lock_guard guard(lock);
       ++done;
       if (settings.progress != nullptr) {
-        *settings.progress << progress_line(outcomes[i], done, states.size()) << '\n'
-                           << std::flush;
+        *settings.progress << progress_line(outcomes[i], done, states.size()) << '\n' << std::flush;
       }
     }
     pair.stop();

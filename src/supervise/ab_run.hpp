@@ -6,8 +6,9 @@
 // trial to trial instead of being a constant offset of a side. After each block of four it
 // reads the confidence sequence and stops the state as soon as it decides (from --min-pairs on),
 // or at --max-pairs or --max-time with the interval reached. Both workers are replaced every
-// --pairs-per-worker pairs, so each state sees several process pairs. A trial that crashes, faults or hangs fails the state
-// for that side, its worker is replaced, and the run goes on with the next state.
+// --pairs-per-worker pairs, so each state sees several process pairs. A trial that crashes, faults
+// or hangs fails the state for that side, its worker is replaced, and the run goes on with the next
+// state.
 
 #include <cstddef>
 #include <iosfwd>
@@ -41,7 +42,7 @@ struct ab_pair_slot {
 struct ab_run_settings {
   std::vector<ab_pair_slot> pairs; // several: states are shared out, one pair per device
   ab_options options;
-  std::size_t max_pairs = 100;  // per state: the most A–B pairs of trials (two per block)
+  std::size_t max_pairs = 100; // per state: the most A–B pairs of trials (two per block)
   // Per state: no decision before this many pairs. On the H200 an A/A run that could decide
   // after 4 blocks called 7 % of the suite's states slower or faster: a few preparations of a
   // small memory-bound state are not enough to know its spread (docs/ab.md).
@@ -50,9 +51,9 @@ struct ab_run_settings {
   // carries (where its allocations landed, measured up to 2 % on a 1 MiB copy) is sampled
   // again instead of being read as a change.
   std::size_t pairs_per_worker = 10;
-  double max_time_s = 60;       // per state: no block starts after this much time
-  double trial_timeout_s = 600; // a trial that takes longer is a hang: its worker is killed
-  double start_timeout_s = 120; // a worker not ready by then is killed
+  double max_time_s = 60;           // per state: no block starts after this much time
+  double trial_timeout_s = 600;     // a trial that takes longer is a hang: its worker is killed
+  double start_timeout_s = 120;     // a worker not ready by then is killed
   std::ostream* progress = nullptr; // a line per decided state (a terminal)
   std::ostream* events = nullptr;   // faults and restarts (always)
 };
@@ -67,7 +68,7 @@ struct ab_state_outcome {
   std::string failure;
   std::optional<error_kind> failure_kind;
   std::optional<ab_side> failed_side; // absent with a failure: neither side ran it
-  bool skipped = false; // a side skipped it (the benchmark said so): not a failure
+  bool skipped = false;               // a side skipped it (the benchmark said so): not a failure
   std::optional<run_device> device;
   double seconds = 0;
 };

@@ -78,8 +78,7 @@ program_output run_program(const std::vector<std::string>& argv, double timeout_
   }
   envp.push_back(nullptr);
   pid_t pid = -1;
-  const int spawned =
-      ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  const int spawned = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   close_quietly(out[1]);
   close_quietly(err[1]);

@@ -44,8 +44,8 @@ struct ab_fixture {
     for (int i = 0; i < 2 * blocks; ++i) {
       const double f = spread[static_cast<std::size_t>(i) % spread.size()];
       a.push_back(preparation(a_ns * f, 1980, step));
-      b.push_back(preparation(b_ns * spread[static_cast<std::size_t>(i + 3) % spread.size()],
-                              b_mhz, step));
+      b.push_back(
+          preparation(b_ns * spread[static_cast<std::size_t>(i + 3) % spread.size()], b_mhz, step));
     }
   }
   [[nodiscard]] ab_trials trials() const {
@@ -174,8 +174,11 @@ TEST(pooled_result, the_preparations_become_one_result_with_a_trial_each) {
   std::vector<measurement_result> runs{preparation(1000, 1980, 32, "gemm"),
                                        preparation(1100, 1980, 32, "gemm"),
                                        preparation(1300, 1980, 32, "gemm")};
-  runs[1].kernels.push_back({.name = "epilogue", .calls_per_iteration = 1, .mean_ns = 30,
-                             .median_ns = 30, .share = 0.03});
+  runs[1].kernels.push_back({.name = "epilogue",
+                             .calls_per_iteration = 1,
+                             .mean_ns = 30,
+                             .median_ns = 30,
+                             .share = 0.03});
   runs[2].warnings = {"a warning", "another"};
   runs[0].warnings = {"a warning"};
   const std::vector<const measurement_result*> pointers{&runs[0], &runs[1], &runs[2]};

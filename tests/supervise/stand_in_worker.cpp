@@ -19,9 +19,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <string>
 #include <random>
 #include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -144,8 +144,11 @@ int main(int argc, char** argv) {
         trial.telemetry.measured_sm_clock_mhz = 1980;
         r.trials.push_back(trial);
         r.latency_ns = ns;
-        r.kernels.push_back({.name = "stand_in_kernel", .calls_per_iteration = 1, .mean_ns = ns,
-                             .median_ns = ns, .share = 1});
+        r.kernels.push_back({.name = "stand_in_kernel",
+                             .calls_per_iteration = 1,
+                             .mean_ns = ns,
+                             .median_ns = ns,
+                             .share = 1});
       }
       run.result = r;
       send(out, result_message(run));
