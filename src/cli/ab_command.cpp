@@ -309,7 +309,12 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
       ->capture_default_str();
   ab.add_option("--pairs-per-worker", flags.pairs_per_worker,
                 "Replace both workers after this many pairs of a state, so each state sees "
-                "several process pairs (where a process's allocations land moves small states)")
+                "several process pairs (where a process's allocations land moves small states); "
+                "0: never")
+      ->capture_default_str();
+  ab.add_option("--vary-placement", flags.vary_placement,
+                "on: each preparation first takes a GPU allocation of a drawn size, so the "
+                "state's buffers land somewhere new each time; off: where the allocator puts them")
       ->capture_default_str();
   ab.add_option("--max-time", flags.max_time_s,
                 "Seconds per state after which no block starts; then inconclusive")
@@ -365,10 +370,10 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     throw invalid_argument(fmt::format("--min-pairs {} must be between 0 and --max-pairs ({})",
                                        flags.min_pairs, flags.max_pairs));
   }
-  if (flags.pairs_per_worker < 2 || flags.pairs_per_worker % 2 != 0) {
+  if (flags.pairs_per_worker < 0 || flags.pairs_per_worker % 2 != 0) {
     throw invalid_argument(fmt::format(
-        "--pairs-per-worker {}: give an even number of at least 2 (whole blocks of A B B A), "
-        "e.g. --pairs-per-worker 10",
+        "--pairs-per-worker {}: give an even number (whole blocks of A B B A), e.g. "
+        "--pairs-per-worker 10, or 0 to keep each worker for the whole run",
         flags.pairs_per_worker));
   }
   if (!(flags.max_time_s > 0) || !(flags.state_timeout_s > 0)) {
@@ -376,6 +381,11 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
         "--max-time {:g} and --state-timeout {:g} are seconds and must be above 0, e.g. "
         "--max-time 60",
         flags.max_time_s, flags.state_timeout_s));
+  }
+  if (flags.vary_placement != "on" && flags.vary_placement != "off") {
+    throw invalid_argument(fmt::format(
+        "--vary-placement {} is neither on nor off; e.g. --vary-placement off",
+        flags.vary_placement));
   }
   check_protocol(ab, flags);
   const junit_family family = junit_family_flag(flags.junit_family, !flags.junit.empty());
@@ -427,7 +437,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     worker_launch launch;
     launch.argv = {path};
     launch.argv.insert(launch.argv.end(), worker_args.begin(), worker_args.end());
-    environment.emplace_back(vary_placement_variable, "1");
+    if (flags.vary_placement == "on") {
+      environment.emplace_back(vary_placement_variable, "1");
+    }
     launch.environment = std::move(environment);
     return launch;
   };

@@ -219,7 +219,7 @@ public:
           end = ab_end::max_time;
           break;
         }
-        if ((k / 2) % settings_.pairs_per_worker == 0) {
+        if (settings_.pairs_per_worker > 0 && (k / 2) % settings_.pairs_per_worker == 0) {
           stop(); // the next trials run in a fresh process pair
         }
       }

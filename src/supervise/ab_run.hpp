@@ -49,7 +49,7 @@ struct ab_run_settings {
   std::size_t min_pairs = 20;
   // Both workers are replaced after this many pairs of a state, so the offset a process pair
   // carries (where its allocations landed, measured up to 2 % on a 1 MiB copy) is sampled
-  // again instead of being read as a change.
+  // again instead of being read as a change. 0: never.
   std::size_t pairs_per_worker = 10;
   double max_time_s = 60;           // per state: no block starts after this much time
   double trial_timeout_s = 600;     // a trial that takes longer is a hang: its worker is killed

@@ -121,6 +121,12 @@ class ab_command(unittest.TestCase):
         self.assertIn("hang/x: A: timed_out after 1 s", c["not_compared"][0])
         self.assertEqual([s["verdict"] for s in c["states"]], ["same"])
 
+    def test_workers_can_be_kept_for_the_whole_run(self):
+        a = self.program("a")
+        done = self.ab(a, a, "--pairs-per-worker", "0", "--vary-placement", "off", "-q")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("2 worker processes", done.stderr)
+
     def test_max_pairs_ends_a_state_inconclusive(self):
         a = self.program("a")
         b = self.program("b", scale=1.01)  # on the band's edge
@@ -146,6 +152,7 @@ class ab_command(unittest.TestCase):
             ([a, a, "--threshold", "0"], "--threshold 0"),
             ([a, a, "--min-pairs", "200"], "--min-pairs 200"),
             ([a, a, "--pairs-per-worker", "3"], "--pairs-per-worker 3"),
+            ([a, a, "--vary-placement", "maybe"], "--vary-placement maybe"),
             ([a, a, "--trials", "5"], "drop --trials"),
             ([a, a, "--stop-at-ci", "0.5"], "drop --stop-at-ci"),
             ([a, a, "--repeat", "0"], "--repeat"),
