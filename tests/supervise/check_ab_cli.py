@@ -47,10 +47,14 @@ class ab_command(unittest.TestCase):
         self.assertEqual([s["state_name"] for s in c["states"]], ["ok/n=1", "ok/n=2"])
         self.assertEqual({s["verdict"] for s in c["states"]}, {"same"})
         self.assertIn("2 states compared", done.stderr)
-        # No decision before 20 pairs, both workers replaced after 10: the first state starts a
-        # pair and replaces it once, the second replaces the pair it inherits once.
-        self.assertIn("6 worker processes", done.stderr)
+        # No decision before 20 pairs (10 blocks); the workers are replaced only after 40.
+        self.assertIn("2 worker processes", done.stderr)
         self.assertEqual({s["base_units"] for s in c["states"]}, {10})
+        # Replaced every 10 pairs: the first state starts a pair and replaces it once, the
+        # second replaces the pair it inherits once.
+        done = self.ab(a, a, "--pairs-per-worker", "10", "-q")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("6 worker processes", done.stderr)
         self.assertIn("A/B: A = ", done.stdout)
 
     def test_a_slower_b_fails_the_gate_and_every_file_is_written(self):
