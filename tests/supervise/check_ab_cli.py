@@ -52,9 +52,9 @@ class ab_command(unittest.TestCase):
         self.assertEqual({s["base_units"] for s in c["states"]}, {10})
         # Replaced every 10 pairs: the first state starts a pair and replaces it once, the
         # second replaces the pair it inherits once.
-        done = self.ab(a, a, "--pairs-per-worker", "10", "-q")
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("6 worker processes", done.stderr)
+        replaced = self.ab(a, a, "--pairs-per-worker", "10", "-q")
+        self.assertEqual(replaced.returncode, 0, replaced.stderr)
+        self.assertIn("6 worker processes", replaced.stderr)
         self.assertIn("A/B: A = ", done.stdout)
 
     def test_a_slower_b_fails_the_gate_and_every_file_is_written(self):
