@@ -36,7 +36,7 @@ struct ab_flags {
   double alpha = 0.05;
   long long max_pairs = 100;
   long long min_pairs = 20;
-  long long pairs_per_worker = 40;
+  long long pairs_per_worker = 10;
   std::string vary_placement = "on";
   double max_time_s = 60;
   double state_timeout_s = 600;

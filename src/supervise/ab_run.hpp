@@ -47,11 +47,11 @@ struct ab_run_settings {
   // after 4 blocks called 7 % of the suite's states slower or faster: a few preparations of a
   // small memory-bound state are not enough to know its spread (docs/ab.md).
   std::size_t min_pairs = 20;
-  // Both workers are replaced after this many pairs of a state, so a state that has not
-  // decided by then sees another process pair (where a process's allocations landed moved a
-  // 1 MiB copy by up to 2 % in Python). Not sooner: a replacement doubles the spread of the next
-  // blocks of small states (bench/ab/ab_spread.sh on the H200). 0: never.
-  std::size_t pairs_per_worker = 40;
+  // Both workers are replaced after this many pairs of a state, so the blocks of one process
+  // pair, which are not independent of each other, cannot decide a state alone. On the H200 an
+  // A/A run of the suite replacing every 40 pairs called 3 of 75 states slower or faster, every
+  // 10 pairs none of 50, at the cost of time and more inconclusive states (docs/ab.md). 0: never.
+  std::size_t pairs_per_worker = 10;
   double max_time_s = 60;           // per state: no block starts after this much time
   double trial_timeout_s = 600;     // a trial that takes longer is a hang: its worker is killed
   double start_timeout_s = 120;     // a worker not ready by then is killed

@@ -47,14 +47,14 @@ class ab_command(unittest.TestCase):
         self.assertEqual([s["state_name"] for s in c["states"]], ["ok/n=1", "ok/n=2"])
         self.assertEqual({s["verdict"] for s in c["states"]}, {"same"})
         self.assertIn("2 states compared", done.stderr)
-        # No decision before 20 pairs (10 blocks); the workers are replaced only after 40.
-        self.assertIn("2 worker processes", done.stderr)
+        # No decision before 20 pairs (10 blocks), both workers replaced after 10 pairs: the
+        # first state starts a pair and replaces it once, the second replaces the pair it
+        # inherits once.
+        self.assertIn("6 worker processes", done.stderr)
         self.assertEqual({s["base_units"] for s in c["states"]}, {10})
-        # Replaced every 10 pairs: the first state starts a pair and replaces it once, the
-        # second replaces the pair it inherits once.
-        replaced = self.ab(a, a, "--pairs-per-worker", "10", "-q")
-        self.assertEqual(replaced.returncode, 0, replaced.stderr)
-        self.assertIn("6 worker processes", replaced.stderr)
+        kept = self.ab(a, a, "--pairs-per-worker", "40", "-q")
+        self.assertEqual(kept.returncode, 0, kept.stderr)
+        self.assertIn("2 worker processes", kept.stderr)
         self.assertIn("A/B: A = ", done.stdout)
 
     def test_a_slower_b_fails_the_gate_and_every_file_is_written(self):
