@@ -10,13 +10,15 @@ The measurement is kerntime's C++ engine (CUPTI pure kernel time on a cold L2, C
 CUPTI is unavailable); this package prepares the arguments and the stream and wraps the result.
 """
 
-from . import errors, torch_profiler_state
+from . import errors, reprs, torch_profiler_state
 from ._kerntime import __version__, json_schema_version
 from .ab import ABComparison, KernelChange, ab
 from .bench_function import bench
 from .errors import *  # noqa: F401,F403 (the exception classes, listed in errors.__all__)
 from .load import load
 from .result import Kernel, Result, Sample, Statistics, Telemetry
+
+reprs.install()
 
 # Warm-up steps of a torch.profiler schedule are invisible to torch's flags: track them from now
 # on, so that kerntime never shares CUPTI with an armed profiler (docs/torch-profiler.md).

@@ -51,7 +51,8 @@ def _change(ratio: float) -> str:
 class Baseline:
     """The baseline file, read once at session start, and every comparison made against it."""
 
-    def __init__(self, path: str, threshold: str, alpha: str) -> None:
+    def __init__(self, path: str, threshold: str, alpha: str,
+                 on_clock_mismatch: str = "warn") -> None:
         if not hasattr(_kerntime, "compare_results"):
             raise pytest.UsageError(f"--kerntime-baseline: {_kerntime.compare_unavailable}")
         try:
@@ -62,7 +63,8 @@ class Baseline:
         try:
             # One test's results at a time: a test not in the baseline is not an error.
             self.options = _kerntime.CompareOptions(threshold, alpha_value,
-                                                    require_common_state=False)
+                                                    require_common_state=False,
+                                                    on_clock_mismatch=on_clock_mismatch)
         except KerntimeError as error:
             raise pytest.UsageError(
                 f"--kerntime-threshold {threshold} --kerntime-alpha {alpha}: {error}") from None

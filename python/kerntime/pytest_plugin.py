@@ -73,6 +73,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "2%% or 0.02)")
     group.addoption("--kerntime-alpha", metavar="A", default="0.05",
                     help="with --kerntime-baseline: the intervals are 1 - A (default 0.05)")
+    group.addoption("--kerntime-on-clock-mismatch", metavar="RULE", default="warn",
+                    choices=("warn", "fail"),
+                    help="with --kerntime-baseline: a test slower in time but not in cycles (the "
+                         "GPU clocks differed) reads 'slower (clock)'; warn (default) does not "
+                         "fail it with --kerntime-fail-on-regression, fail does")
 
 
 # tryfirst: a conftest that picks the worker's device itself runs after, and has the last word.
@@ -89,7 +94,8 @@ def pytest_configure(config: pytest.Config) -> None:
         _refuse_report_over_baseline(config, path)
     # Read once, before any test runs: a baseline that cannot be used stops the session.
     config.stash[_baseline_key] = (
-        Baseline(path, config.getoption("kerntime_threshold"), config.getoption("kerntime_alpha"))
+        Baseline(path, config.getoption("kerntime_threshold"), config.getoption("kerntime_alpha"),
+                 config.getoption("kerntime_on_clock_mismatch"))
         if path else None)
 
 

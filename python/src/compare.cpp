@@ -26,8 +26,15 @@ namespace {
 
 // The options as a user spells them ("2%" or "0.02"), checked before anything is compared.
 compare_options make_compare_options(const std::string& threshold, double alpha,
-                                     bool require_common_state) {
+                                     bool require_common_state,
+                                     const std::string& on_clock_mismatch) {
   compare_options options;
+  const auto rule = parse_clock_mismatch_rule(on_clock_mismatch);
+  if (!rule) {
+    throw invalid_argument("the clock-mismatch rule " + on_clock_mismatch +
+                           " is neither warn nor fail");
+  }
+  options.on_clock_mismatch = *rule;
   options.require_common_state = require_common_state;
   const auto fraction = parse_threshold(threshold);
   if (!fraction) {
@@ -136,13 +143,18 @@ void bind_compare(py::module_& m) {
 
   py::class_<compare_options>(m, "CompareOptions")
       .def(py::init(&make_compare_options), py::arg("threshold") = "2%", py::arg("alpha") = 0.05,
-           py::arg("require_common_state") = true,
+           py::arg("require_common_state") = true, py::arg("on_clock_mismatch") = "warn",
            "threshold: \"2%\" or \"0.02\"; alpha: the intervals are 1 - alpha; "
            "require_common_state=False: no state in common is an empty comparison, not an "
-           "error. Raises InvalidArgument for values compare refuses.")
+           "error; on_clock_mismatch: warn (a state slower in time but not in cycles passes "
+           "the gate as 'slower (clock)') or fail. Raises InvalidArgument for values compare "
+           "refuses.")
       .def_readonly("threshold", &compare_options::threshold)
       .def_readonly("alpha", &compare_options::alpha)
-      .def_readonly("require_common_state", &compare_options::require_common_state);
+      .def_readonly("require_common_state", &compare_options::require_common_state)
+      .def_property_readonly("on_clock_mismatch", [](const compare_options& o) {
+        return std::string(to_string(o.on_clock_mismatch));
+      });
 
   py::class_<state_comparison>(m, "StateComparison")
       .def_readonly("state_name", &state_comparison::state_name)

@@ -2,6 +2,8 @@
 error's facts as attributes. The C++ exceptions are thrown by an internal hook of the extension
 so the translation is checked on machines where the engine cannot run."""
 
+import ctypes
+
 import pytest
 
 import kerntime
@@ -74,3 +76,19 @@ def test_without_a_device_bench_fails_loudly_before_calling_fn():
     with pytest.raises(kerntime.KerntimeError, match="CUDA"):
         kerntime.bench(lambda: ran.append(1), warmup=1, trials=1, repeat=1)
     assert ran == []
+
+
+def _driver_loads():
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(_driver_loads(), reason="an NVIDIA driver is installed here")
+def test_without_a_driver_bench_says_no_driver_is_installed():
+    # The runtime's own words ("CUDA driver version is insufficient") would send a user to
+    # upgrade a driver they do not have.
+    with pytest.raises(kerntime.DeviceUnavailable, match="no NVIDIA driver is installed"):
+        kerntime.bench(lambda: None)

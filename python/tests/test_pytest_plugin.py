@@ -336,6 +336,8 @@ def test_states_on_one_side_only_are_listed(session, pytester):
     (["--kerntime-baseline=base.json", "--kerntime-alpha=high"],
      "*--kerntime-alpha high is not a number*"),
     (["--kerntime-fail-on-regression"], "*--kerntime-fail-on-regression*--kerntime-baseline FILE*"),
+    (["--kerntime-baseline=base.json", "--kerntime-on-clock-mismatch=maybe"],
+     "*--kerntime-on-clock-mismatch*invalid choice*maybe*"),
 ])
 def test_an_unusable_baseline_or_option_is_a_usage_error(session, pytester, options, problem):
     (pytester.path / "broken.json").write_text('{"json_schema_version": 1, "runs": [')
@@ -424,3 +426,18 @@ def test_failed_and_events_results_against_a_baseline(pytester, monkeypatch):
     notes = [v for n, v in props if n == "kerntime_other_compare_note"]
     assert any("CUDA events" in note for note in notes)
     outcome.stdout.fnmatch_lines(["not compared: test_benchmarks.py::test_failed_benchmark/*"])
+
+
+def test_the_clock_rule_reaches_the_comparison():
+    # The rule itself (a state slower in time but not in cycles) is compare's, tested in C++;
+    # the plugin hands --kerntime-on-clock-mismatch to it through these options.
+    assert _kerntime.CompareOptions().on_clock_mismatch == "warn"
+    assert _kerntime.CompareOptions(on_clock_mismatch="fail").on_clock_mismatch == "fail"
+    with pytest.raises(kerntime.InvalidArgument, match="neither warn nor fail"):
+        _kerntime.CompareOptions(on_clock_mismatch="maybe")
+
+
+def test_a_session_with_the_fail_rule_compares_as_before(session, pytester):
+    outcome = session(1.0, "--kerntime-baseline=base.json", "--kerntime-on-clock-mismatch=fail",
+                      "--kerntime-fail-on-regression")
+    outcome.assert_outcomes(passed=2)

@@ -137,3 +137,17 @@ def test_load_of_a_file_that_is_not_a_result_set_names_the_file():
         pytest.skip("this build of kerntime has no compare (the reader's binding)")
     with pytest.raises(kerntime.InvalidArgument, match="nothing.json"):
         kerntime.load("nothing.json")
+
+
+def test_every_result_object_has_a_readable_repr(result):
+    # print(result.counters) once said <kerntime._kerntime.Counters object at 0x...>.
+    stopping = repr(result.stopping)
+    assert stopping.startswith("StoppingSummary(") and "trials=" in stopping
+    counters = repr(result.counters)
+    assert counters.startswith("Counters(") and "status='" in counters
+    assert repr(result.measurement).startswith("MeasurementResult(")
+    assert "[" in repr(result.measurement)  # its long lists are counted, not printed
+    assert " object at 0x" not in repr(result.measurement.device)
+    for name in kerntime.reprs.RESULT_CLASSES:
+        cls = getattr(_kerntime, name)
+        assert "__repr__" in vars(cls), name

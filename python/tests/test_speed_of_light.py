@@ -77,6 +77,7 @@ def test_speed_of_light_matches_the_hand_computed_roofline(engine):
     assert sol.bound == "compute"
     assert sol.roofline_ns == pytest.approx(1e10 / H200_BF16_FLOPS_PER_S * 1e9)  # 9341 ns
     assert "sm_90" in sol.peak_source
+    assert repr(sol).startswith("SpeedOfLight(") and "bound='compute'" in repr(sol)
     assert result.tflops == pytest.approx(1e10 / (LATENCY_NS * 1e-9) / 1e12)
     assert result.gbps == pytest.approx(1e7 / (LATENCY_NS * 1e-9) / 1e9)
 

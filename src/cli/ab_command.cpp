@@ -293,7 +293,8 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
               "Re-run throttled trials after a short pause");
   ab.add_option("--cuda-graph", flags.cuda_graph,
                 "Launch the work as a CUDA graph (on), or not (off)")
-      ->expected(0, 1);
+      ->expected(0, 1)
+      ->type_name("[on|off]");
   ab.add_option("--threshold", flags.threshold, "B/A within this band is 'same', e.g. 1% or 0.01")
       ->capture_default_str();
   ab.add_option("--alpha", flags.alpha,
@@ -371,10 +372,10 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
                                        flags.min_pairs, flags.max_pairs));
   }
   if (flags.pairs_per_worker < 0 || flags.pairs_per_worker % 2 != 0) {
-    throw invalid_argument(fmt::format(
-        "--pairs-per-worker {}: give an even number (whole blocks of A B B A), e.g. "
-        "--pairs-per-worker 10, or 0 to keep each worker for the whole run",
-        flags.pairs_per_worker));
+    throw invalid_argument(
+        fmt::format("--pairs-per-worker {}: give an even number (whole blocks of A B B A), e.g. "
+                    "--pairs-per-worker 10, or 0 to keep each worker for the whole run",
+                    flags.pairs_per_worker));
   }
   if (!(flags.max_time_s > 0) || !(flags.state_timeout_s > 0)) {
     throw invalid_argument(fmt::format(
@@ -383,9 +384,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
         flags.max_time_s, flags.state_timeout_s));
   }
   if (flags.vary_placement != "on" && flags.vary_placement != "off") {
-    throw invalid_argument(fmt::format(
-        "--vary-placement {} is neither on nor off; e.g. --vary-placement off",
-        flags.vary_placement));
+    throw invalid_argument(
+        fmt::format("--vary-placement {} is neither on nor off; e.g. --vary-placement off",
+                    flags.vary_placement));
   }
   check_protocol(ab, flags);
   const junit_family family = junit_family_flag(flags.junit_family, !flags.junit.empty());

@@ -135,7 +135,8 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
                  "Capture the work once per input set into a CUDA graph and launch the graph "
                  "each iteration (the flush stays outside it); both: measure every state both "
                  "ways, as STATE/launch=stream and STATE/launch=graph")
-      ->expected(0, 1);
+      ->expected(0, 1)
+      ->type_name("[on|off|both]");
   run.add_flag_callback(
       flag(n.no_telemetry), [&p] { p.telemetry = false; }, "Do not read NVML or the on-GPU clock");
   run.add_option(flag(n.throttle_threshold), p.throttle_threshold,

@@ -1,8 +1,11 @@
 #include "cli/report_command.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <ostream>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "cli/exit_codes.hpp"
 #include "kerntime/compare.hpp"
@@ -20,6 +23,9 @@ void add_report_options(CLI::App& report, report_flags& flags) {
   report.add_option("--baseline", flags.baseline,
                     "Compare with this kerntime JSON first (kerntime compare's rules, "
                     "docs/compare.md): the HTML and markdown show each state's ratio");
+  report.add_flag("--gate", flags.gate,
+                  "Exit 1 when a state of the file failed or, with --baseline, got slower (as "
+                  "run and compare do); without it report exits 0 once its files are written");
   report.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
 }
 
@@ -43,9 +49,26 @@ int run_report(const report_flags& flags, const cli_environment& env) {
     }
     *env.out << std::flush;
   }
-  return write_report_files(reports, context, runs, *env.err, compared ? &*compared : nullptr)
-             ? exit_ok
-             : exit_benchmark_failed;
+  int exit_code =
+      write_report_files(reports, context, runs, *env.err, compared ? &*compared : nullptr)
+          ? exit_ok
+          : exit_benchmark_failed;
+  if (!flags.gate) {
+    return exit_code;
+  }
+  const auto failed = std::count_if(runs.begin(), runs.end(), [](const benchmark_run& r) {
+    return r.status == run_status::failed;
+  });
+  if (failed > 0) {
+    *env.err << fmt::format("kerntime: {} of {} states in {} failed (--gate)\n", failed,
+                            runs.size(), flags.input);
+    exit_code = exit_benchmark_failed;
+  }
+  if (compared && has_regression(*compared)) {
+    *env.err << "kerntime: a state got slower than in " << flags.baseline << " (--gate)\n";
+    exit_code = exit_regression;
+  }
+  return exit_code;
 }
 
 } // namespace kerntime::detail

@@ -17,13 +17,15 @@ struct report_flags {
   std::string baseline;
   report_file_flags reports;
   bool quiet = false;
+  bool gate = false; // exit 1 for a failed state or, with --baseline, a regression
 };
 
 void add_report_options(CLI::App& report, report_flags& flags);
 
-// Exit 0: every file written; 1: a file was not written; 2: bad input (a file that is not a
-// kerntime result set, a baseline compare refuses), nothing written. The states' own outcomes
-// and the comparison's verdicts were the measuring command's to gate on: they change nothing here.
+// Exit 0: every file written; 1: a file was not written, or with --gate a state of the file
+// failed or (with --baseline) got slower; 2: bad input (a file that is not a kerntime result
+// set, a baseline compare refuses), nothing written. Without --gate the states' outcomes and the
+// verdicts change nothing here: they were the measuring command's to gate on.
 [[nodiscard]] int run_report(const report_flags& flags, const cli_environment& env);
 
 } // namespace kerntime::detail

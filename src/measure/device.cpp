@@ -9,6 +9,13 @@
 namespace kerntime::detail {
 
 device_info read_current_device() {
+  // Without a driver the runtime says "CUDA driver version is insufficient", which sends people
+  // to upgrade a driver they do not have; the command line's device check says what it is.
+  if (int driver = 0; cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) {
+    throw device_unavailable(
+        "no CUDA device found: no NVIDIA driver is installed (libcuda.so.1 cannot be loaded); "
+        "kerntime measures work on an NVIDIA GPU: run it on a machine with one and its driver");
+  }
   int count = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0) {
     throw device_unavailable(fmt::format(

@@ -33,13 +33,14 @@ constexpr std::size_t kernel_label_width = 48;
 
 constexpr std::string_view style_sheet = R"(
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d2430;background:#fff}
-main{max-width:1100px;margin:0 auto;padding:16px 24px 48px}
+main{max-width:1320px;margin:0 auto;padding:16px 24px 48px}
 h1{font-size:22px;margin:8px 0}h2{font-size:18px;margin:32px 0 8px;border-bottom:2px solid #d6dbe3;padding-bottom:4px}
 h3{font-size:15px;margin:20px 0 6px}h4{font-size:13px;margin:12px 0 4px;color:#47526a}
 code,.name{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px;overflow-wrap:anywhere;white-space:pre-wrap}
 table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
 th,td{border:1px solid #d6dbe3;padding:3px 8px;text-align:left;vertical-align:top}
-table.latency,table.comparison{display:block;overflow-x:auto;max-width:100%}td.name{min-width:14em}
+table.latency,table.comparison{display:block;overflow-x:auto;max-width:100%}td.name{min-width:10em}
+table.latency{font-size:12px}table.latency th,table.latency td{padding:2px 5px}
 th{background:#f2f4f8}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:8px 0}dl.facts dt{color:#5a6478}dl.facts dd{margin:0}
 article.state{border:1px solid #e1e5ec;border-radius:6px;padding:4px 14px 10px;margin:14px 0}
@@ -203,6 +204,7 @@ private:
         << style_sheet << "</style>\n</head>\n<body>\n<main>\n";
     const auto groups = detail::group_by_benchmark(runs);
     print_header(out, context, runs, groups);
+    print_energy_hint(out, runs);
     if (compared_ != nullptr) {
       print_comparison(out);
     }
@@ -244,6 +246,33 @@ private:
     out << "</ul></nav>\n</header>\n";
   }
 
+  // One line for the whole report when states have no energy reading (most often: their trials
+  // were shorter than NVML's counter step), instead of the same advice in every state.
+  static void print_energy_hint(std::ostream& out, std::span<const benchmark_run> runs) {
+    std::size_t measured = 0;
+    std::size_t unavailable = 0;
+    std::string example;
+    for (const auto& run : runs) {
+      if (!run.result) {
+        continue;
+      }
+      ++measured;
+      if (!run.result->energy.available && !run.result->energy.unavailable_reason.empty()) {
+        ++unavailable;
+        if (example.empty()) {
+          example = run.state_name + ": " + run.result->energy.unavailable_reason;
+        }
+      }
+    }
+    if (unavailable == 0) {
+      return;
+    }
+    out << fmt::format("<p class=\"energy-hint\">Energy: no reading for {} of {} measured "
+                       "state{}; each state's reason is the tooltip of its energy cell. For "
+                       "example, {}.</p>\n",
+                       unavailable, measured, measured == 1 ? "" : "s", html_escape(example));
+  }
+
   void print_comparison(std::ostream& out) const {
     const auto& c = *compared_;
     out << "<section id=\"comparison\" class=\"comparison\">\n<h2>Compared with the "
@@ -256,15 +285,21 @@ private:
     if (!c.states.empty()) {
       std::vector<detail::interval_row> rows;
       for (const auto& s : c.states) {
-        rows.push_back({detail::shorten_middle(s.state_name, 44), ratio_tooltip(s, confidence()),
-                        s.ratio_low, s.ratio, s.ratio_high, verdict_class(s)});
+        rows.push_back({.label = detail::shorten_middle(s.state_name, 44),
+                        .tooltip = ratio_tooltip(s, confidence()),
+                        .low = s.ratio_low,
+                        .point = s.ratio,
+                        .high = s.ratio_high,
+                        .css_class = verdict_class(s),
+                        .band_low = 1 / (1 + s.band),
+                        .band_high = 1 + s.band});
       }
-      const double band = c.options.threshold;
       out << "<figure>\n"
-          << detail::interval_chart(rows, 1, 1 / (1 + band), 1 + band,
-                                    "ratio new / base per state, with its interval")
-          << "<figcaption>Dot: the ratio of the medians; bar: its interval; shaded: the ±"
-          << fmt::format("{:.1f}", 100 * band) << " % band.</figcaption>\n</figure>\n";
+          << detail::interval_chart(rows, 1, "ratio new / base per state, with its interval")
+          << "<figcaption>Dot: the ratio of the medians; bar: its interval; shaded: each "
+             "state's own \"same\" band (±"
+          << fmt::format("{:.1f}", 100 * c.options.threshold)
+          << " %, or wider where the state needs it).</figcaption>\n</figure>\n";
       out << "<table class=\"comparison\">\n<tr><th>state</th><th>base</th><th>new</th>"
              "<th>ratio [interval]</th><th>change</th><th>verdict</th><th>notes</th></tr>\n";
       for (const auto& s : c.states) {
@@ -631,8 +666,6 @@ private:
                   ? html_escape(fmt::format(", {:.1f} W on average", *r.energy.average_watts))
                   : std::string())
           << html_escape(detail::energy_window_text(r.energy)) << ".</p>\n";
-    } else if (!r.energy.unavailable_reason.empty()) {
-      out << "<p>Energy unavailable: " << html_escape(r.energy.unavailable_reason) << "</p>\n";
     }
     const std::string line = detail::describe(summary);
     if (!line.empty()) {

@@ -60,6 +60,12 @@ TEST_F(command_line, help_works_without_a_gpu) {
   EXPECT_EQ(run_help.exit_code, exit_ok);
   EXPECT_NE(run_help.out.find("--gbench-json"), std::string::npos);
   EXPECT_NE(run_help.out.find("--filter"), std::string::npos);
+  // The values a flag takes, not CLI11's "TEXT".
+  EXPECT_NE(run_help.out.find("--cuda-graph [on|off|both]"), std::string::npos) << run_help.out;
+  const auto ab_help = run({"ab", "--help"});
+  EXPECT_EQ(ab_help.exit_code, exit_ok);
+  EXPECT_NE(ab_help.out.find("--cuda-graph [on|off]"), std::string::npos) << ab_help.out;
+  EXPECT_NE(ab_help.out.find("--min-pairs"), std::string::npos);
 }
 
 TEST_F(command_line, list_shows_benchmarks_axes_and_states) {

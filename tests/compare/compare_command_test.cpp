@@ -162,3 +162,40 @@ TEST_F(compare_command, run_with_an_unreadable_baseline_stops_before_measuring) 
 
 } // namespace
 } // namespace kerntime::detail
+
+namespace kerntime::detail {
+namespace {
+
+// `report` renders again and, only with --gate, judges: a failed state or a regression against
+// --baseline exits 1; without the flag the same files exit 0 (what the README says).
+TEST_F(compare_command, report_gates_only_when_asked) {
+  const auto slow = slowed("spin/duration_us=10", 1.05);
+  const auto report = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), "report");
+    return run_cli(benchmark_registry{}, std::move(args));
+  };
+  EXPECT_EQ(report({slow, "--baseline", data + "/h200_run1.json", "-q"}).exit_code, exit_ok);
+  const auto gated = report({slow, "--baseline", data + "/h200_run1.json", "-q", "--gate"});
+  EXPECT_EQ(gated.exit_code, exit_regression);
+  EXPECT_NE(gated.err.find("got slower than in"), std::string::npos) << gated.err;
+  EXPECT_EQ(
+      report({data + "/h200_run2.json", "--baseline", data + "/h200_run1.json", "-q", "--gate"})
+          .exit_code,
+      exit_ok);
+
+  result_set set = read_result_set(data + "/h200_run2.json");
+  set.runs.front().status = run_status::failed;
+  set.runs.front().error = error_kind::benchmark_failed;
+  set.runs.front().message = "CUDA error";
+  set.runs.front().result.reset();
+  const auto failed = (temp_.path() / "failed.json").string();
+  write_file_atomically(
+      failed, [&](std::ostream& file) { make_json_writer()->print(file, set.context, set.runs); });
+  EXPECT_EQ(report({failed, "-q"}).exit_code, exit_ok);
+  const auto failed_gated = report({failed, "-q", "--gate"});
+  EXPECT_EQ(failed_gated.exit_code, exit_benchmark_failed);
+  EXPECT_NE(failed_gated.err.find("1 of 4 states in"), std::string::npos) << failed_gated.err;
+}
+
+} // namespace
+} // namespace kerntime::detail

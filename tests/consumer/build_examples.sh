@@ -37,3 +37,16 @@ if ! grep -q '^saxpy_benchmark$' <<<"$listing"; then
   echo "build_examples.sh: 'list' did not name the saxpy benchmark" >&2
   exit 1
 fi
+
+# A project whose project() forgets CUDA is warned while configuring, with the line to write.
+if [[ "$mode" == find_package ]]; then
+  mkdir -p "$work/no_cuda"
+  printf 'cmake_minimum_required(VERSION 3.24)\nproject(no_cuda LANGUAGES CXX)\nfind_package(kerntime CONFIG REQUIRED)\n' \
+    >"$work/no_cuda/CMakeLists.txt"
+  configured=$("$cmake" -S "$work/no_cuda" -B "$work/no_cuda/build" "${configure_args[@]}" 2>&1)
+  if ! grep -q 'project(my_benchmarks LANGUAGES CXX CUDA)' <<<"$configured"; then
+    echo "build_examples.sh: configuring a project without CUDA gave no warning:" >&2
+    echo "$configured" >&2
+    exit 1
+  fi
+fi

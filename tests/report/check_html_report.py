@@ -13,6 +13,7 @@ the real `kerntime report` with itself as the baseline, and the H200 sample (tes
 usage: check_html_report.py structure|browser WRITE_FIXTURE KERNTIME WORK_FOLDER
 """
 
+import html
 import html.parser
 import json
 import pathlib
@@ -236,6 +237,36 @@ def check_in_browser(browser, page, sections, work):
     print(f"{page.name}: {len(sections)} sections rendered without console messages")
 
 
+PAGE_WIDTH = 1400  # a laptop's browser window: no table may need its own scroll bar there
+
+
+def check_width(browser, page, work):
+    """At a 1400 px window, the page is no wider than the window and no table overflows its
+    box. Measured by a copy of the page with a script (the report itself allows none) that
+    writes the widths into the DOM Chromium dumps."""
+    text = page.read_text(encoding="utf-8")
+    text = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", text, count=1)
+    measure = ("<script>addEventListener('load', () => {"
+               "const wide = [...document.querySelectorAll('table')]"
+               ".filter(t => t.scrollWidth > t.clientWidth + 1)"
+               ".map(t => (t.querySelector('td.name') || t).textContent.slice(0, 40));"
+               "document.body.dataset.pageWidth = document.documentElement.scrollWidth;"
+               "document.body.dataset.overflowing = JSON.stringify(wide);});</script>")
+    copy = work / f"{page.stem}-width.html"
+    copy.write_text(text.replace("</body>", measure + "</body>", 1), encoding="utf-8")
+    dom = browse(browser, copy.resolve().as_uri(), "--dump-dom", "--virtual-time-budget=2000",
+                 f"--window-size={PAGE_WIDTH},900")
+    width = re.search(r'data-page-width="(\d+)"', dom)
+    overflowing = re.search(r'data-overflowing="([^"]*)"', dom)
+    check(width is not None and overflowing is not None, f"{page}: the width was not measured")
+    check(int(width.group(1)) <= PAGE_WIDTH,
+          f"{page} is {width.group(1)} px wide at a {PAGE_WIDTH} px window")
+    check(html.unescape(overflowing.group(1)) == "[]",
+          f"{page}: tables wider than their box at {PAGE_WIDTH} px: "
+          f"{html.unescape(overflowing.group(1))}")
+    print(f"{page.name}: {width.group(1)} px wide at a {PAGE_WIDTH} px window, no table overflows")
+
+
 def main(argv):
     if len(argv) != 5 or argv[1] not in ("structure", "browser"):
         print(__doc__, file=sys.stderr)
@@ -268,6 +299,7 @@ def main(argv):
         sections = [i for i in parsed.ids
                     if i in ("summary", "comparison") or i.startswith("benchmark-")]
         check_in_browser(browser, page, sections, work)
+        check_width(browser, page, work)
     return 0
 
 

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "html_fixture.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/report.hpp"
@@ -145,6 +147,51 @@ TEST(HtmlWriter, a_comparison_shows_each_ratio_with_its_interval) {
   EXPECT_NE(html.find("verdict-slower"), std::string::npos);
   EXPECT_EQ(lower(html).find("<script"), std::string::npos);
   EXPECT_EQ(render_html(runs).find("id=\"comparison\""), std::string::npos);
+}
+
+// A state compared against a wider band than the threshold is shaded with its own band, so a
+// state called "same" never plots outside its shading; a legend names the marks.
+TEST(HtmlWriter, each_compared_state_is_shaded_with_its_own_band_under_a_legend) {
+  const auto runs = test::html_fixture_runs();
+  comparison c;
+  c.options.threshold = 0.02;
+  for (const auto& [name, band] : {std::pair{"narrow", 0.02}, std::pair{"wide", 0.07}}) {
+    state_comparison s;
+    s.state_name = name;
+    s.ratio = 1.05;
+    s.ratio_low = 1.04;
+    s.ratio_high = 1.06;
+    s.band = band;
+    s.outcome = band > 0.05 ? verdict::same : verdict::slower;
+    c.states.push_back(s);
+  }
+  const std::string html = render_html(runs, &c);
+  EXPECT_NE(html.find("the \"same\" band of narrow: 0.98"), std::string::npos) << html;
+  EXPECT_NE(html.find("the \"same\" band of wide: 0.9346 to 1.07"), std::string::npos);
+  EXPECT_NE(html.find("class=\"chart-legend\""), std::string::npos);
+  EXPECT_NE(html.find("the state's \"same\" band</text>"), std::string::npos);
+}
+
+// Energy that could not be read is one line for the report, not a paragraph in every state.
+TEST(HtmlWriter, missing_energy_is_one_hint_for_the_report) {
+  auto runs = test::sample_runs();
+  std::size_t measured = 0;
+  for (auto& r : runs) {
+    if (r.result) {
+      ++measured;
+      r.result->energy = {};
+      r.result->energy.unavailable_reason = "the trials lasted 0.062 s; measure longer";
+    }
+  }
+  ASSERT_GE(measured, 2U);
+  const std::string html = render_html(runs);
+  EXPECT_EQ(html.find("Energy unavailable:"), std::string::npos);
+  const auto hint = html.find("<p class=\"energy-hint\">");
+  ASSERT_NE(hint, std::string::npos);
+  EXPECT_EQ(html.find("<p class=\"energy-hint\">", hint + 1), std::string::npos);
+  EXPECT_NE(html.find(fmt::format("no reading for {0} of {0} measured", measured)),
+            std::string::npos)
+      << html.substr(hint, 300);
 }
 
 TEST(HtmlWriter, speed_of_light_and_energy_are_columns_when_present) {

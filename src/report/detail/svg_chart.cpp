@@ -272,28 +272,53 @@ std::string trial_chart(std::span<const trial_series> series, std::size_t trials
   return out;
 }
 
-std::string interval_chart(std::span<const interval_row> rows, double reference, double band_low,
-                           double band_high, std::string_view title) {
-  double low = std::min(reference, band_low);
-  double high = std::max(reference, band_high);
+std::string interval_chart(std::span<const interval_row> rows, double reference,
+                           std::string_view title) {
+  double low = reference;
+  double high = reference;
   for (const auto& r : rows) {
-    low = std::min({low, r.low, r.point});
-    high = std::max({high, r.high, r.point});
+    low = std::min({low, r.low, r.point, r.band_low});
+    high = std::max({high, r.high, r.point, r.band_high});
   }
   constexpr double row_height = 22;
   constexpr double label_width = 300;
-  const double plot_top = top_margin;
+  constexpr double legend_height = 20;
+  const double plot_top = top_margin + legend_height;
   const double plot_bottom = plot_top + row_height * static_cast<double>(rows.size());
   const mapping x{nice_scale(low, high, 5), label_width + 10, chart_width - 20};
   std::string out = open_svg(plot_bottom + axis_height, title);
-  out += fmt::format("<rect class=\"band\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
-                     "height=\"{:.1f}\"><title>the \"same\" band: {} to {}</title></rect>\n",
-                     x(band_low), plot_top, x(band_high) - x(band_low), plot_bottom - plot_top,
-                     html_escape(number(band_low)), html_escape(number(band_high)));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    out +=
+        fmt::format("<rect class=\"band\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" "
+                    "height=\"{:.1f}\"><title>the \"same\" band of {}: {} to {}</title></rect>\n",
+                    x(r.band_low), plot_top + row_height * static_cast<double>(i),
+                    x(r.band_high) - x(r.band_low), row_height, html_escape(r.label),
+                    html_escape(number(r.band_low)), html_escape(number(r.band_high)));
+  }
   out += x_axis(x, plot_top, plot_bottom, 1, "ratio new / base");
   out += fmt::format("<line class=\"reference\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" "
                      "y2=\"{2:.1f}\"/>\n",
                      x(reference), plot_top, plot_bottom);
+  // The legend: a swatch of each mark and its words, left to right above the plot.
+  const double legend_y = top_margin + 5;
+  double legend_x = x.from;
+  out += fmt::format("<g class=\"chart-legend\"><rect class=\"band\" x=\"{:.1f}\" y=\"{:.1f}\" "
+                     "width=\"14\" height=\"10\"/><text class=\"legend\" x=\"{:.1f}\" "
+                     "y=\"{:.1f}\" dominant-baseline=\"middle\">the state's \"same\" band</text>",
+                     legend_x, legend_y - 5, legend_x + 18, legend_y);
+  legend_x += 150;
+  out += fmt::format("<line class=\"reference\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" "
+                     "y2=\"{2:.1f}\"/><text class=\"legend\" x=\"{3:.1f}\" y=\"{4:.1f}\" "
+                     "dominant-baseline=\"middle\">no change</text>",
+                     legend_x + 5, legend_y - 6, legend_y + 6, legend_x + 12, legend_y);
+  legend_x += 85;
+  out += fmt::format("<line class=\"interval\" x1=\"{0:.1f}\" y1=\"{2:.1f}\" x2=\"{1:.1f}\" "
+                     "y2=\"{2:.1f}\" style=\"--c:#47526a\"/><circle class=\"estimate\" "
+                     "cx=\"{3:.1f}\" cy=\"{2:.1f}\" r=\"4\" style=\"--c:#47526a\"/><text "
+                     "class=\"legend\" x=\"{4:.1f}\" y=\"{2:.1f}\" dominant-baseline=\"middle\">"
+                     "ratio (dot) and its interval (bar)</text></g>\n",
+                     legend_x, legend_x + 20, legend_y, legend_x + 10, legend_x + 26);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     const double centre = plot_top + row_height * (static_cast<double>(i) + 0.5);

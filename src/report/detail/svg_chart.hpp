@@ -70,8 +70,13 @@ struct interval_row {
   double point = 1;
   double high = 1;
   std::string css_class; // "verdict-slower", …
+  // The row's own "same" band (a state may have a wider one than the threshold); shaded behind
+  // its row, so a state called "same" never plots outside its shading.
+  double band_low = 1;
+  double band_high = 1;
 };
+// A legend above the plot names the marks: the band, the reference line, dot and bar.
 [[nodiscard]] std::string interval_chart(std::span<const interval_row> rows, double reference,
-                                         double band_low, double band_high, std::string_view title);
+                                         std::string_view title);
 
 } // namespace kerntime::detail
