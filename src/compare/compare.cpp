@@ -120,7 +120,8 @@ void decide(state_comparison& s, const detail::ratio_interval& interval) {
     s.notes.push_back(fmt::format(
         "more {} would hardly settle it (about {} per side): the change sits on the band's "
         "edge (±{:.1f} %), and runs minutes apart drift by more than that many {} resolve; "
-        "widen --threshold, or compare several runs per side (--base/--new)",
+        "widen --threshold, compare several runs per side (--base/--new), or run both sides "
+        "interleaved on one GPU with kerntime ab A_PROGRAM B_PROGRAM",
         s.unit, needed, 100 * s.band, s.unit));
     return;
   }
@@ -160,7 +161,7 @@ void judge_clocks(state_comparison& s, double clock_ratio, const compare_options
   s.notes.push_back(fmt::format(
       "{} in time, {} in cycles: the on-GPU SM clocks differ by {:+.1f} %, so the clock, not "
       "the code, may have moved the time; {}re-run both sides with --discard-throttled, or "
-      "compare several runs per side (--base/--new)",
+      "compare the programs interleaved with kerntime ab A_PROGRAM B_PROGRAM",
       to_string(s.outcome), to_string(in_cycles), 100 * (clock_ratio - 1),
       options.on_clock_mismatch == clock_mismatch_rule::warn
           ? "the gate passes it (--on-clock-mismatch warn); "
@@ -347,7 +348,8 @@ std::string clock_mismatch_advice(const comparison& c) {
   return fmt::format(
       "{} state(s) read slower in time but not in cycles: the on-GPU clocks of the two sides "
       "differed (a power cap, throttling); the gate {} them (--on-clock-mismatch {}); re-run "
-      "both sides with --discard-throttled, or compare several runs per side (--base/--new)",
+      "both sides with --discard-throttled, or run them interleaved on one GPU with kerntime "
+      "ab A_PROGRAM B_PROGRAM, which cancels the drift",
       slower_by_clock,
       c.options.on_clock_mismatch == clock_mismatch_rule::warn ? "passes" : "fails",
       to_string(c.options.on_clock_mismatch));
