@@ -506,10 +506,11 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
       {flags.json, [&] { return comparison_json(c); }},
       {flags.junit, [&] { return comparison_junit(c, family); }},
       {flags.csv, [&] { return comparison_csv(c); }}};
-  for (const auto& [path, render] : texts) {
-    if (!path.empty()) {
+  for (const auto& text : texts) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    if (!text.first.empty()) {
       try {
-        write_file_atomically(path, [&](std::ostream& file) { file << render(); });
+        write_file_atomically(text.first, [&](std::ostream& file) { file << text.second(); });
       } catch (const error& e) {
         err << "kerntime: " << message_line(e.what()) << '\n';
         exit_code = exit_benchmark_failed;
