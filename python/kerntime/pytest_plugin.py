@@ -15,6 +15,14 @@ prefixed with their label, e.g. ``kerntime_baseline_latency_ms``, and baselines 
 result is written to ``--kerntime-json PATH`` (kerntime JSON), ``--kerntime-md PATH``
 (markdown) and ``--kerntime-html PATH`` (one self-contained page of charts), each atomically.
 
+A test that measures its main result and then a baseline with ``kerntime_bench(..., baseline=True)``
+also gets the paired verdict of the two: their trials interleaved A B B A in this process
+(``kerntime.ab``'s loop, A the baseline and B the main callable, each with its own arguments), so
+the clock and the minutes they ran in are the same; the properties
+``kerntime_<label>_ab_verdict`` (slower: the main result is slower than the baseline),
+``_ab_ratio``, ``_ab_ratio_low``, ``_ab_ratio_high`` and ``_ab_blocks``. ``--kerntime-no-ab``
+skips it.
+
 With ``--kerntime-baseline FILE`` (a kerntime JSON of an earlier session), each test's results
 are compared with the baseline's as soon as the test has run (kerntime compare, baseline.py):
 the verdict, ratio and interval become properties, a summary follows the session, and
@@ -33,7 +41,8 @@ from typing import Any, Callable, List, Optional, Tuple
 
 import pytest
 
-from . import session_report, xdist_workers
+from . import _kerntime, session_report, xdist_workers
+from .ab import run_ab
 from .baseline import Baseline
 from .bench_function import bench
 from . import errors
@@ -73,6 +82,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "2%% or 0.02)")
     group.addoption("--kerntime-alpha", metavar="A", default="0.05",
                     help="with --kerntime-baseline: the intervals are 1 - A (default 0.05)")
+    group.addoption("--kerntime-no-ab", action="store_true", default=False,
+                    help="do not run a test's main callable and its baseline=True callable "
+                         "interleaved for their paired verdict (kerntime.ab)")
     group.addoption("--kerntime-on-clock-mismatch", metavar="RULE", default="warn",
                     choices=("warn", "fail"),
                     help="with --kerntime-baseline: a test slower in time but not in cycles (the "
@@ -144,8 +156,10 @@ class TestBench:
 
     def __init__(self, test: str, record_property: Callable[[str, Any], None],
                  recorded: List[RecordedResult], top_kernels: int,
-                 counters: bool = False) -> None:
+                 counters: bool = False, paired: bool = True) -> None:
         self._test = test
+        self._paired = paired  # baseline=True runs kerntime.ab against the main callable
+        self._main_trial: Optional[Callable[[], Result]] = None
         self._counters = counters  # --kerntime-counters: bench(counters=True) unless told
         self._record_property = record_property
         self._session = recorded
@@ -163,7 +177,29 @@ class TestBench:
             # Recorded so the session report shows the failure, then raised unchanged.
             self._add(None, baseline, name, errors.error_kind(error), str(error))
             raise
-        return self.record(result, baseline=baseline, name=name)
+        self.record(result, baseline=baseline, name=name)
+        recorded = self._mine[-1]
+        one_trial = {k: v for k, v in kwargs.items() if k not in ("trials", "stop_at_ci",
+                                                                  "max_trials")}
+        measure_trial = lambda: bench(fn, *args, trials=1, **one_trial)  # noqa: E731
+        if recorded.main:
+            self._main_trial = measure_trial
+        elif baseline and self._paired and self._main_trial is not None:
+            self._pair(recorded, measure_trial)
+        return result
+
+    def _pair(self, recorded: RecordedResult, baseline_trial: Callable[[], Result]) -> None:
+        """The paired verdict of the main callable (B) against this baseline (A)."""
+        prefix = _prefix(recorded)
+        if not hasattr(_kerntime, "SequentialRatio"):
+            self._record_property(prefix + "ab_unavailable", _kerntime.compare_unavailable)
+            return
+        compared = run_ab(baseline_trial, self._main_trial)
+        for key, value in (("ab_verdict", compared.verdict), ("ab_ratio", compared.ratio),
+                           ("ab_ratio_low", compared.ratio_low),
+                           ("ab_ratio_high", compared.ratio_high),
+                           ("ab_blocks", compared.blocks)):
+            self._record_property(prefix + key, value)
 
     def record(self, result: Result, *, baseline: bool = False,
                name: Optional[str] = None) -> Result:
@@ -249,7 +285,8 @@ def kerntime_bench(request: pytest.FixtureRequest) -> Any:
     bencher = TestBench(test_name(request.node), record_property,
                         request.config.stash[_recorded_key],
                         request.config.getoption("kerntime_top_kernels"),
-                        request.config.getoption("kerntime_counters"))
+                        request.config.getoption("kerntime_counters"),
+                        not request.config.getoption("kerntime_no_ab"))
     request.node.stash[_bench_key] = bencher
     yield bencher
     bencher.finish()

@@ -441,3 +441,49 @@ def test_a_session_with_the_fail_rule_compares_as_before(session, pytester):
     outcome = session(1.0, "--kerntime-baseline=base.json", "--kerntime-on-clock-mismatch=fail",
                       "--kerntime-fail-on-regression")
     outcome.assert_outcomes(passed=2)
+
+
+PAIRED_TEST_FILE = '''
+import kerntime
+import kerntime.pytest_plugin as plugin
+from kerntime import _kerntime
+
+
+# bench() needs a GPU: each callable here returns how much slower than the fixture it runs.
+def fake_bench(fn, *args, trials=2, **kwargs):
+    return kerntime.Result(_kerntime._example_result(scale=fn(), trials=trials))
+
+
+plugin.bench = fake_bench
+
+
+def test_paired(kerntime_bench):
+    kerntime_bench(lambda: 1.05)
+    kerntime_bench(lambda: 1.0, baseline=True)
+
+
+def test_unpaired_without_a_main_result(kerntime_bench):
+    kerntime_bench(lambda: 1.0, baseline=True)
+'''
+
+
+@pytest.mark.parametrize("options", [[], ["--kerntime-no-ab"]])
+def test_a_baseline_gets_the_paired_verdict_of_interleaved_trials(pytester, monkeypatch, options):
+    isolate(monkeypatch)
+    pytester.makepyfile(test_paired=PAIRED_TEST_FILE)
+    outcome = pytester.runpytest_subprocess("-p", "kerntime.pytest_plugin", "--junitxml=junit.xml",
+                                            *options)
+    outcome.assert_outcomes(passed=2)
+    props = properties(pytester.path, "test_paired")
+    names = {n for n, _ in props}
+    if options:
+        assert "kerntime_baseline_ab_verdict" not in names
+        return
+    # The main callable is B, the baseline A: 5 % slower in every block.
+    assert value(props, "kerntime_baseline_ab_verdict") == "slower"
+    assert float(value(props, "kerntime_baseline_ab_ratio")) == pytest.approx(1.05)
+    assert float(value(props, "kerntime_baseline_ab_ratio_low")) > 1.01
+    assert int(value(props, "kerntime_baseline_ab_blocks")) >= 3
+    assert float(value(props, "kerntime_baseline_ratio")) == pytest.approx(1.05)
+    assert not any(n.endswith("ab_verdict") for n, _ in
+                   properties(pytester.path, "test_unpaired_without_a_main_result"))
