@@ -1,0 +1,159 @@
+// The A/B run (supervise/ab_run.hpp) against the stand-in worker program as both sides: states
+// shared out over several device pairs, a device whose workers cannot start given up while the
+// other runs everything, a CUDA fault on one side failing that state only, the order of the
+// trials, and the limits. The command line around it is checked end to end in check_ab_cli.py.
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "supervise/ab_run.hpp"
+
+#ifndef KERNTIME_STAND_IN_WORKER
+#error "KERNTIME_STAND_IN_WORKER must name the stand-in worker program"
+#endif
+
+namespace kerntime::detail {
+namespace {
+
+using environment = std::vector<std::pair<std::string, std::string>>;
+
+std::vector<ab_state> states_named(const std::vector<std::string>& names) {
+  std::vector<ab_state> states;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    states.push_back({names[i], names[i].substr(0, names[i].find('/')), i, i});
+  }
+  return states;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const auto& n : names) {
+    text += (text.empty() ? "" : ",") + n;
+  }
+  return text;
+}
+
+// One device's pair of stand-in workers; `b_scale`: how much slower B's states are.
+ab_pair_slot pair_on(int device, const std::vector<std::string>& names, double b_scale = 1.0,
+                     environment extra = {}) {
+  environment env{{"KERNTIME_WORKER_DEVICE", std::to_string(device)},
+                  {"STAND_IN_STATES", joined(names)}};
+  env.insert(env.end(), extra.begin(), extra.end());
+  environment b_env = env;
+  b_env.emplace_back("STAND_IN_SCALE", std::to_string(b_scale));
+  return {.a = {.argv = {KERNTIME_STAND_IN_WORKER}, .environment = env},
+          .b = {.argv = {KERNTIME_STAND_IN_WORKER}, .environment = b_env},
+          .label = "GPU " + std::to_string(device)};
+}
+
+struct outcome {
+  std::vector<ab_state_outcome> states;
+  supervision_summary summary;
+  std::string events;
+};
+
+outcome run_with(const std::vector<std::string>& names, std::vector<ab_pair_slot> pairs,
+                 std::size_t min_pairs = 6, std::size_t max_pairs = 40) {
+  ab_run_settings settings;
+  settings.pairs = std::move(pairs);
+  settings.min_pairs = min_pairs;
+  settings.max_pairs = max_pairs;
+  settings.pairs_per_worker = 0;
+  settings.trial_timeout_s = 30;
+  settings.start_timeout_s = 30;
+  std::ostringstream events;
+  settings.events = &events;
+  outcome o;
+  o.states = run_ab(states_named(names), settings, &o.summary);
+  o.events = events.str();
+  return o;
+}
+
+TEST(ab_run, several_device_pairs_share_the_states_and_each_decides) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 8; ++i) {
+    names.push_back("ok/s" + std::to_string(i));
+  }
+  const environment slow{{"STAND_IN_STATE_MS", "5"}};
+  const auto o = run_with(names, {pair_on(0, names, 1.05, slow), pair_on(1, names, 1.05, slow)});
+  ASSERT_EQ(o.states.size(), names.size());
+  std::set<int> devices;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto& s = o.states[i];
+    EXPECT_EQ(s.state.name, names[i]); // in the order asked, whichever pair ran it
+    ASSERT_TRUE(s.comparison) << s.failure;
+    EXPECT_EQ(s.comparison->outcome, verdict::slower);
+    EXPECT_NEAR(s.comparison->ratio, 1.05, 0.005);
+    EXPECT_EQ(s.a.size(), s.b.size());
+    EXPECT_GE(s.a.size(), 6U); // --min-pairs 6: three blocks at least
+    ASSERT_TRUE(s.device);
+    devices.insert(s.device->ordinal);
+  }
+  EXPECT_EQ(devices, (std::set<int>{0, 1}));
+  EXPECT_EQ(o.summary.workers_started, 4); // a pair per device, kept for the whole run
+}
+
+TEST(ab_run, a_device_whose_workers_cannot_start_is_given_up_and_the_other_runs_everything) {
+  const std::vector<std::string> names{"ok/a", "ok/b", "ok/c"};
+  const auto o = run_with(names, {pair_on(0, names, 1.0, {{"STAND_IN_UNUSABLE", "no GPU 0"}}),
+                                  pair_on(1, names, 1.0, {{"STAND_IN_STATE_MS", "20"}})});
+  std::size_t compared = 0;
+  for (const auto& s : o.states) {
+    compared += s.comparison ? 1 : 0;
+  }
+  // GPU 0 fails the states it took while trying twice to start; GPU 1 runs the rest.
+  EXPECT_GE(compared, 1U);
+  EXPECT_NE(o.events.find("did not start: no GPU 0"), std::string::npos) << o.events;
+  for (const auto& s : o.states) {
+    if (!s.comparison) {
+      EXPECT_EQ(s.failure_kind, error_kind::device_unavailable);
+      EXPECT_EQ(s.failed_side, ab_side::a);
+    }
+  }
+}
+
+TEST(ab_run, when_no_worker_can_start_every_state_says_why) {
+  const std::vector<std::string> names{"ok/a", "ok/b", "ok/c", "ok/d"};
+  const auto o = run_with(names, {pair_on(0, names, 1.0, {{"STAND_IN_UNUSABLE", "no driver"}})});
+  for (const auto& s : o.states) {
+    EXPECT_FALSE(s.comparison);
+    EXPECT_EQ(s.failure_kind, error_kind::device_unavailable);
+    EXPECT_NE(s.failure.find("no driver"), std::string::npos) << s.failure;
+  }
+  EXPECT_NE(o.states.back().failure.find("not run: no worker could start"), std::string::npos)
+      << o.states.back().failure;
+}
+
+TEST(ab_run, a_cuda_fault_fails_that_state_for_that_side_and_the_next_runs_in_a_fresh_worker) {
+  const std::vector<std::string> names{"ok/a", "fault/b", "ok/c"};
+  const auto o = run_with(names, {pair_on(0, names)});
+  EXPECT_TRUE(o.states[0].comparison);
+  EXPECT_FALSE(o.states[1].comparison);
+  EXPECT_EQ(o.states[1].failed_side, ab_side::a); // A runs first in every block
+  EXPECT_EQ(o.states[1].failure_kind, error_kind::cuda_fault);
+  ASSERT_TRUE(o.states[2].comparison) << o.states[2].failure;
+  EXPECT_EQ(o.states[2].comparison->outcome, verdict::same);
+  EXPECT_EQ(o.summary.faults, 1);
+  EXPECT_EQ(o.summary.workers_started, 3); // A's worker exits after the fault
+}
+
+TEST(ab_run, the_limit_ends_an_undecidable_state_inconclusive) {
+  // B 1 % slower on a ±1 % band: the interval straddles the edge until the limit.
+  const std::vector<std::string> names{"ok/edge"};
+  const auto o = run_with(names, {pair_on(0, names, 1.01)}, 0, 8);
+  ASSERT_TRUE(o.states[0].comparison);
+  EXPECT_EQ(o.states[0].comparison->outcome, verdict::inconclusive);
+  EXPECT_EQ(o.states[0].a.size(), 8U); // 8 pairs: four blocks
+  EXPECT_EQ(o.states[0].b.size(), 8U);
+}
+
+TEST(ab_run, no_device_pair_is_refused) {
+  EXPECT_THROW((void)run_ab(states_named({"ok/a"}), ab_run_settings{}), invalid_argument);
+}
+
+} // namespace
+} // namespace kerntime::detail
