@@ -1,6 +1,7 @@
 #include "cli/state_plan.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include <fmt/format.h>
@@ -12,19 +13,33 @@
 namespace kerntime::detail {
 namespace {
 
-// Every combination of axis values; the last axis varies fastest, as nested loops read.
-std::vector<planned_state> expand(const benchmark& b, const std::vector<axis>& axes) {
-  std::vector<planned_state> states;
+// Every combination of axis values whose state name `keep` accepts, appended to `states`; the
+// last axis varies fastest, as nested loops read. A state is made whole only when kept, so a
+// filter over a wide grid costs a name per combination, not a state. Stops once `states` holds
+// more than `most`.
+void expand(const benchmark& b, const std::vector<axis>& axes,
+            const std::function<bool(std::string_view)>& keep, std::size_t most,
+            std::vector<planned_state>& states) {
   std::vector<std::size_t> index(axes.size(), 0);
+  std::vector<std::pair<std::string, std::string>> texts(axes.size());
   while (true) {
-    planned_state s;
-    s.registered = &b;
     for (std::size_t a = 0; a < axes.size(); ++a) {
-      s.values.emplace_back(axes[a].name, axes[a].value(index[a]));
-      s.axis_texts.emplace_back(axes[a].name, axes[a].value_text(index[a]));
+      texts[a] = {axes[a].name, axes[a].value_text(index[a])};
     }
-    s.name = make_state_name(b.name(), s.axis_texts);
-    states.push_back(std::move(s));
+    std::string name = make_state_name(b.name(), texts);
+    if (keep(name)) {
+      planned_state s;
+      s.registered = &b;
+      for (std::size_t a = 0; a < axes.size(); ++a) {
+        s.values.emplace_back(axes[a].name, axes[a].value(index[a]));
+      }
+      s.axis_texts = texts;
+      s.name = std::move(name);
+      states.push_back(std::move(s));
+      if (states.size() > most) {
+        return;
+      }
+    }
     std::size_t a = axes.size();
     while (a > 0) {
       --a;
@@ -33,18 +48,21 @@ std::vector<planned_state> expand(const benchmark& b, const std::vector<axis>& a
       }
       index[a] = 0;
       if (a == 0) {
-        return states;
+        return;
       }
     }
     if (axes.empty()) {
-      return states;
+      return;
     }
   }
 }
 
-// The most states one invocation expands to: far beyond a real suite, and well before memory
-// runs out (10 million states took 7 GB, then bad_alloc).
+// The most states one invocation runs or lists: far beyond a real suite, and well before memory
+// runs out (10 million states took 7 GB, then bad_alloc). It counts the states --filter keeps.
 constexpr std::uint64_t max_states = 100'000;
+// The most combinations a --filter is tried on: each costs a state name and a match (about a
+// microsecond: a million took 0.4 s on the 2-core development machine).
+constexpr std::uint64_t max_combinations = 1'000'000;
 
 // The number of states of a benchmark: the product of its axes' value counts (a double, so
 // that even 10,000^8 is a number to show).
@@ -99,24 +117,36 @@ state_plan plan_states(const benchmark_registry& registry,
     total += state_count(pb.axes);
     candidates.push_back(std::move(pb));
   }
-  if (total > static_cast<double>(max_states)) {
+  const auto count_text = [](double count) {
+    return count < 1e15 ? fmt::format("{:.0f}", count) : fmt::format("{:.3g}", count);
+  };
+  if (!pattern && total > static_cast<double>(max_states)) {
     throw invalid_argument(fmt::format(
         "the axes expand to {} states (the product of their value counts), more than the {} one "
-        "run may hold; narrow an axis with -a or split the run with --filter",
-        total < 1e15 ? fmt::format("{:.0f}", total) : fmt::format("{:.3g}", total), max_states));
+        "run may hold; narrow an axis with -a, or select states with --filter",
+        count_text(total), max_states));
+  }
+  if (total > static_cast<double>(max_combinations)) {
+    throw invalid_argument(fmt::format(
+        "the axes expand to {} combinations, more than the {} --filter is tried on; narrow an "
+        "axis with -a",
+        count_text(total), max_combinations));
   }
 
   state_plan plan;
+  const std::function<bool(std::string_view)> keep = [&](std::string_view name) {
+    return !pattern || pattern->finds(name);
+  };
   for (auto& pb : candidates) {
-    const benchmark* b = pb.registered;
-    bool any = false;
-    for (auto& s : expand(*b, pb.axes)) {
-      if (!pattern || pattern->finds(s.name)) {
-        plan.states.push_back(std::move(s));
-        any = true;
-      }
+    const std::size_t before = plan.states.size();
+    expand(*pb.registered, pb.axes, keep, max_states, plan.states);
+    if (plan.states.size() > max_states) {
+      throw invalid_argument(fmt::format(
+          "--filter {} selects more than {} of the {} states the axes expand to, more than one "
+          "run may hold; narrow the --filter or an axis with -a",
+          quoted_input(filter.value_or("")), max_states, count_text(total)));
     }
-    if (any) {
+    if (plan.states.size() > before) {
       plan.benchmarks.push_back(std::move(pb));
     }
   }

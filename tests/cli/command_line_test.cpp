@@ -239,6 +239,26 @@ TEST_F(command_line, axis_ranges_never_overflow_and_their_product_is_capped) {
   EXPECT_NE(too_many.err.find("the axes expand to 10000000 states"), std::string::npos)
       << too_many.err;
   EXPECT_EQ(too_many.out, "");
+  // The cap counts the states --filter keeps, so the advice to filter works.
+  const auto one =
+      run_cli(many, {"list", "-a", "a=[1:1000]", "-a", "b=[1:1000]", "--filter", "^grid/a=7/b=9/c=1$"},
+              true);
+  EXPECT_EQ(one.exit_code, exit_ok) << one.err;
+  EXPECT_NE(one.out.find("state grid/a=7/b=9/c=1\n"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("1 benchmarks, 1 states"), std::string::npos) << one.out;
+  const auto wide_filter =
+      run_cli(many, {"list", "-a", "a=[1:1000]", "-a", "b=[1:1000]", "--filter", "grid"}, true);
+  EXPECT_EQ(wide_filter.exit_code, exit_bad_input);
+  EXPECT_NE(wide_filter.err.find("--filter 'grid' selects more than 100000 of the 1000000 states"),
+            std::string::npos)
+      << wide_filter.err;
+  const auto beyond = run_cli(
+      many, {"list", "-a", "a=[1:1000]", "-a", "b=[1:1000]", "-a", "c=[1:100]", "--filter", "x"},
+      true);
+  EXPECT_EQ(beyond.exit_code, exit_bad_input);
+  EXPECT_NE(beyond.err.find("100000000 combinations, more than the 1000000 --filter is tried on"),
+            std::string::npos)
+      << beyond.err;
 }
 
 TEST_F(command_line, a_value_given_twice_in_an_axis_is_refused) {
