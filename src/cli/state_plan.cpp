@@ -123,8 +123,9 @@ state_plan plan_states(const benchmark_registry& registry,
   if (!pattern && total > static_cast<double>(max_states)) {
     throw invalid_argument(fmt::format(
         "the axes expand to {} states (the product of their value counts), more than the {} one "
-        "run may hold; narrow an axis with -a, or select states with --filter",
-        count_text(total), max_states));
+        "run may hold; narrow an axis with -a{}",
+        count_text(total), max_states,
+        total <= static_cast<double>(max_combinations) ? ", or select states with --filter" : ""));
   }
   if (total > static_cast<double>(max_combinations)) {
     throw invalid_argument(fmt::format(

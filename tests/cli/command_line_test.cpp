@@ -238,6 +238,7 @@ TEST_F(command_line, axis_ranges_never_overflow_and_their_product_is_capped) {
   EXPECT_EQ(too_many.exit_code, exit_bad_input);
   EXPECT_NE(too_many.err.find("the axes expand to 10000000 states"), std::string::npos)
       << too_many.err;
+  EXPECT_EQ(too_many.err.find("--filter"), std::string::npos) << too_many.err; // too wide for one
   EXPECT_EQ(too_many.out, "");
   // The cap counts the states --filter keeps, so the advice to filter works.
   const auto one =
