@@ -11,6 +11,10 @@
 
 namespace kerntime::detail {
 
+// The iterations of the first trial whose GPU records the result keeps as its trace (the
+// Perfetto trace of --trace, the JSON): the rest add bytes, not insight.
+inline constexpr int traced_iterations = 10;
+
 // Sets protocol_used, the statistics and latency_ns, and moves the trials, breakdown, trace,
 // flush time and warnings in. The caller adds what the runner knows (device, backend, telemetry).
 // Sets the stopping summary's trials, reason and interval (and warns when stop_at_ci missed its

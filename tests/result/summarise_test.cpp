@@ -99,5 +99,18 @@ TEST(summarise, what_the_timer_handed_on_is_moved_in_unchanged) {
   EXPECT_DOUBLE_EQ(r.timer_resolution_ns, 0); // one value: no step to read
 }
 
+// The trace keeps the first trial's first iterations only: the rest were two thirds of a result
+// file's bytes and show nothing the first ten do not.
+TEST(summarise, the_trace_keeps_the_first_iterations) {
+  timed_trials timed = trials_of({{1000, 1000}});
+  for (int i = 0; i < 3 * traced_iterations; ++i) {
+    timed.trace.push_back({"k", activity_kind::kernel, i, 7, 1000.0 * i, 1000.0 * i + 900});
+  }
+  const measurement_result r = summarise(std::move(timed), protocol{});
+  ASSERT_EQ(r.trace.size(), static_cast<std::size_t>(traced_iterations));
+  EXPECT_EQ(r.trace.front().iteration, 0);
+  EXPECT_EQ(r.trace.back().iteration, traced_iterations - 1);
+}
+
 } // namespace
 } // namespace kerntime::detail
