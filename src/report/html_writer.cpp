@@ -50,6 +50,7 @@ svg .grid{stroke:#e6e9ef}svg .tick,svg .axis-name,svg .legend{fill:#47526a}
 svg .row-hit{fill:transparent}svg .row-label{fill:#1d2430}svg .row-label.flagged{fill:#b42318;font-weight:bold}
 svg circle{fill:var(--c);fill-opacity:.75}svg .trial-median{stroke:#1d2430;stroke-width:2}
 svg .median{stroke:#1d2430;stroke-dasharray:5 3;stroke-width:1.2}
+svg .spread{stroke:var(--c);stroke-width:2}svg .spread-box{fill:var(--c);fill-opacity:.45}
 svg .bar,svg .swatch{fill:var(--c)}svg .bar-label{font-family:ui-monospace,Menlo,Consolas,monospace}
 svg .line{stroke:var(--c);fill:none;stroke-width:1.5}svg .throttle{fill:#fde2e1}
 svg .band{fill:#eef1f5}svg .reference{stroke:#1d2430;stroke-dasharray:4 3}
@@ -181,7 +182,12 @@ public:
   }
 
 private:
+  // A dot per sample while the page holds at most this many (a 26-state suite run holds 6,500);
+  // beyond, each trial is drawn as its spread: 650,000 dots made a 52 MB page at 2,600 states.
+  static constexpr std::size_t most_dots = 50'000;
+
   const comparison* compared_;
+  bool dots_ = true;
   std::map<std::string, const state_comparison*, std::less<>> by_state_;
 
   [[nodiscard]] const state_comparison* compared_state(std::string_view name) const {
@@ -203,6 +209,15 @@ private:
         << html_escape(context.kerntime_version) << "\">\n<title>kerntime report</title>\n<style>"
         << style_sheet << "</style>\n</head>\n<body>\n<main>\n";
     const auto groups = detail::group_by_benchmark(runs);
+    std::size_t samples = 0;
+    for (const auto& run : runs) {
+      if (run.result) {
+        for (const auto& trial : run.result->trials) {
+          samples += trial.iterations.size();
+        }
+      }
+    }
+    dots_ = samples <= most_dots;
     print_header(out, context, runs, groups);
     print_energy_hint(out, runs);
     if (compared_ != nullptr) {
@@ -465,7 +480,7 @@ private:
                          html_escape(ratio_text(*s)), html_escape(change_text(s->ratio)),
                          verdict_word(*s));
     }
-    print_distribution(out, run.state_name, r);
+    print_distribution(out, run.state_name, r, dots_);
     print_kernels(out, run.state_name, r);
     print_counters(out, r.counters);
     print_telemetry(out, run.state_name, r);
@@ -481,7 +496,7 @@ private:
   }
 
   static void print_distribution(std::ostream& out, std::string_view state,
-                                 const measurement_result& r) {
+                                 const measurement_result& r, bool dots) {
     const bool busy = r.protocol_used.metric == headline_metric::busy;
     std::vector<detail::strip_row> rows;
     std::size_t iterations = 0;
@@ -509,11 +524,14 @@ private:
     out << "<figure class=\"distribution\">\n<h4>Distribution</h4>\n"
         << detail::strip_plot(
                rows, r.latency_ns,
-               fmt::format("{}: {} per iteration", state, to_string(r.protocol_used.metric)))
-        << fmt::format("<figcaption>{} iterations in {} trials ({} per iteration); a dot per "
-                       "iteration, coloured by trial; tick: the trial's median; dashed: the "
-                       "median of every iteration, {}.</figcaption>\n</figure>\n",
+               fmt::format("{}: {} per iteration", state, to_string(r.protocol_used.metric)), dots)
+        << fmt::format("<figcaption>{} iterations in {} trials ({} per iteration); {}; tick: the "
+                       "trial's median; dashed: the median of every iteration, {}.</figcaption>"
+                       "\n</figure>\n",
                        iterations, r.trials.size(), to_string(r.protocol_used.metric),
+                       dots ? "a dot per iteration, coloured by trial"
+                            : "per trial a line from p10 to p90 and a box from p25 to p75 (the "
+                              "report holds too many samples to draw each)",
                        html_escape(detail::human_duration(r.latency_ns)));
   }
 

@@ -172,6 +172,46 @@ TEST(HtmlWriter, each_compared_state_is_shaded_with_its_own_band_under_a_legend)
   EXPECT_NE(html.find("the state's \"same\" band</text>"), std::string::npos);
 }
 
+// A page with too many samples to draw one by one draws each trial's spread instead: 650,000
+// dots made a 52 MB page at 2,600 states.
+TEST(HtmlWriter, too_many_samples_are_drawn_as_each_trials_spread) {
+  auto runs = test::sample_runs();
+  const auto few = render_html(runs);
+  const std::string dot = "r=\"2.2\"/>"; // a sample's dot (the clock charts' points are r=3)
+  EXPECT_NE(few.find(dot), std::string::npos);
+  EXPECT_EQ(few.find("class=\"spread\""), std::string::npos);
+  std::vector<benchmark_run> many;
+  while (many.size() < 400) {
+    for (const auto& r : runs) {
+      many.push_back(r);
+      many.back().state_name += "/copy=" + std::to_string(many.size());
+    }
+  }
+  std::size_t samples = 0;
+  std::size_t trials = 0;
+  for (auto& r : many) {
+    if (r.result) {
+      trials += r.result->trials.size();
+      for (auto& t : r.result->trials) {
+        while (!t.iterations.empty() && t.iterations.size() < 200) {
+          t.iterations.push_back(t.iterations.front()); // a real run's 50 to 500 iterations
+        }
+        samples += t.iterations.size();
+      }
+    }
+  }
+  ASSERT_GT(samples, 50'000U) << "the fixture must exceed the page's dot budget";
+  const auto page = render_html(many);
+  EXPECT_EQ(page.find(dot), std::string::npos);
+  std::size_t spreads = 0;
+  for (auto at = page.find("class=\"spread\""); at != std::string::npos;
+       at = page.find("class=\"spread\"", at + 1)) {
+    ++spreads;
+  }
+  EXPECT_EQ(spreads, trials);
+  EXPECT_NE(page.find("a line from p10 to p90"), std::string::npos);
+}
+
 // Energy that could not be read is one line for the report, not a paragraph in every state.
 TEST(HtmlWriter, missing_energy_is_one_hint_for_the_report) {
   auto runs = test::sample_runs();

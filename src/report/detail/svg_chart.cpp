@@ -112,7 +112,8 @@ std::string series_class(std::size_t index) {
   return fmt::format("series-{}", index % series_colours);
 }
 
-std::string strip_plot(std::span<const strip_row> rows, double median_ns, std::string_view title) {
+std::string strip_plot(std::span<const strip_row> rows, double median_ns, std::string_view title,
+                       bool dots) {
   double low = median_ns;
   double high = median_ns;
   for (const auto& r : rows) {
@@ -141,9 +142,22 @@ std::string strip_plot(std::span<const strip_row> rows, double median_ns, std::s
                        "dominant-baseline=\"middle\">{}{}</text>",
                        row.flagged ? " flagged" : "", centre, html_escape(row.label),
                        row.flagged ? " \xE2\x9A\xA0" : "");
-    for (std::size_t i = 0; i < row.values_ns.size(); ++i) {
-      out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.2\"/>", x(row.values_ns[i]),
-                         centre + jitter(i) * row_height * 0.7);
+    if (dots) {
+      for (std::size_t i = 0; i < row.values_ns.size(); ++i) {
+        out += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.2\"/>", x(row.values_ns[i]),
+                           centre + jitter(i) * row_height * 0.7);
+      }
+    } else if (!row.values_ns.empty()) {
+      std::vector<double> sorted = row.values_ns;
+      std::sort(sorted.begin(), sorted.end());
+      const auto at = [&](double q) {
+        return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1))];
+      };
+      out += fmt::format("<line class=\"spread\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" "
+                         "y2=\"{:.1f}\"/><rect class=\"spread-box\" x=\"{:.1f}\" y=\"{:.1f}\" "
+                         "width=\"{:.1f}\" height=\"{:.1f}\"/>",
+                         x(at(0.1)), centre, x(at(0.9)), centre, x(at(0.25)),
+                         centre - row_height * 0.3, x(at(0.75)) - x(at(0.25)), row_height * 0.6);
     }
     out += fmt::format("<line class=\"trial-median\" x1=\"{0:.1f}\" y1=\"{1:.1f}\" x2=\"{0:.1f}\" "
                        "y2=\"{2:.1f}\"/></g>\n",

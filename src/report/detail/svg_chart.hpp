@@ -35,8 +35,10 @@ struct strip_row {
   double median_ns = 0;
   bool flagged = false;
 };
+// `dots` false: each trial is drawn as its spread instead (a line from p10 to p90, a box from
+// p25 to p75), for pages with too many samples to draw one by one.
 [[nodiscard]] std::string strip_plot(std::span<const strip_row> rows, double median_ns,
-                                     std::string_view title);
+                                     std::string_view title, bool dots = true);
 
 // Horizontal bars from zero, one per item (a kernel), the value written after the bar.
 struct bar {
