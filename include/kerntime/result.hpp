@@ -173,8 +173,8 @@ struct measurement_result {
   stopping_summary stopping;
   std::vector<trial_result> trials;
   std::vector<kernel_summary> kernels; // empty with CUDA events, which see no kernels
-  std::vector<trace_record> trace; // the first measured trial's records of its first 10
-                                   // iterations (CUPTI only; detail::traced_iterations)
+  std::vector<trace_record> trace;     // the first measured trial's records of its first 10
+                                       // iterations (CUPTI only; detail::traced_iterations)
   device_telemetry telemetry;
   energy_summary energy;     // from the trials' NVML energy readings
   counters_summary counters; // the counter pass after the trials (protocol.counters)

@@ -121,8 +121,7 @@ measurement_result summarise(timed_trials timed, const protocol& p) {
   r.trace = std::move(timed.trace);
   // The first trial's first iterations are what a trace is looked at for; all 50 (or 500) of
   // them were two thirds of a result file's bytes.
-  std::erase_if(r.trace,
-                [](const trace_record& t) { return t.iteration >= traced_iterations; });
+  std::erase_if(r.trace, [](const trace_record& t) { return t.iteration >= traced_iterations; });
   r.flush_median_ns = timed.flush_median_ns;
   r.warnings = std::move(timed.warnings);
   r.work = std::move(timed.work);

@@ -241,9 +241,9 @@ TEST_F(command_line, axis_ranges_never_overflow_and_their_product_is_capped) {
   EXPECT_EQ(too_many.err.find("--filter"), std::string::npos) << too_many.err; // too wide for one
   EXPECT_EQ(too_many.out, "");
   // The cap counts the states --filter keeps, so the advice to filter works.
-  const auto one =
-      run_cli(many, {"list", "-a", "a=[1:1000]", "-a", "b=[1:1000]", "--filter", "^grid/a=7/b=9/c=1$"},
-              true);
+  const auto one = run_cli(
+      many, {"list", "-a", "a=[1:1000]", "-a", "b=[1:1000]", "--filter", "^grid/a=7/b=9/c=1$"},
+      true);
   EXPECT_EQ(one.exit_code, exit_ok) << one.err;
   EXPECT_NE(one.out.find("state grid/a=7/b=9/c=1\n"), std::string::npos) << one.out;
   EXPECT_NE(one.out.find("1 benchmarks, 1 states"), std::string::npos) << one.out;
