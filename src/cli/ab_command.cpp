@@ -1,7 +1,6 @@
 #include "cli/ab_command.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -17,6 +16,7 @@
 #include "cli/protocol_flags.hpp"
 #include "cli/report_files.hpp"
 #include "cli/run_context.hpp"
+#include "cli/supervised_run.hpp"
 #include "cli/worker_loop.hpp"
 #include "compare/ab_comparison.hpp"
 #include "compare/pooled_result.hpp"
@@ -75,17 +75,7 @@ void check_protocol(const CLI::App& ab, const ab_flags& flags) {
   protocol_request request;
   const auto given = [&](const char* name) { return ab.get_option(name)->count() > 0; };
   if (given("--warmup")) {
-    if (flags.warmup == "auto") {
-      request.warmup_auto = true;
-    } else {
-      const char* end = flags.warmup.data() + flags.warmup.size();
-      const auto [stop, problem] = std::from_chars(flags.warmup.data(), end, request.warmup);
-      if (flags.warmup.empty() || problem != std::errc() || stop != end) {
-        throw invalid_argument(fmt::format("--warmup takes a count of iterations or auto (got "
-                                           "\"{}\"); e.g. --warmup 10 or --warmup auto",
-                                           flags.warmup));
-      }
-    }
+    read_warmup_flag(flags.warmup, request);
   }
   request.trials = 1;
   if (given("--repeat")) {
@@ -220,12 +210,6 @@ benchmark_run side_record(const ab_state_outcome& o, const std::vector<benchmark
     run.result.reset();
   }
   return run;
-}
-
-std::vector<std::pair<std::string, std::string>>
-device_environment(int ordinal, const std::optional<std::string>& visible) {
-  return {{"CUDA_VISIBLE_DEVICES", visible_devices_for(ordinal, visible)},
-          {worker_device_variable, std::to_string(ordinal)}};
 }
 
 std::string decision_time_summary(const std::vector<ab_state_outcome>& outcomes, double wall) {
@@ -445,12 +429,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     return launch;
   };
   if (flags.devices) {
-    const char* visible_text = std::getenv("CUDA_VISIBLE_DEVICES");
-    const std::optional<std::string> visible =
-        visible_text != nullptr ? std::optional<std::string>(visible_text) : std::nullopt;
     for (const int d : parse_devices(*flags.devices, count_devices())) {
-      settings.pairs.push_back({.a = launch_of(a_path, device_environment(d, visible)),
-                                .b = launch_of(b_path, device_environment(d, visible)),
+      settings.pairs.push_back({.a = launch_of(a_path, worker_device_environment(d)),
+                                .b = launch_of(b_path, worker_device_environment(d)),
                                 .label = fmt::format("GPU {}", d)});
     }
   } else {

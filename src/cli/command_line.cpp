@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
@@ -178,19 +177,7 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
 // The settings CLI11 holds as text or as "given or not" become the protocol request.
 void read_typed_settings(const CLI::App& run, run_flags& flags) {
   auto& p = flags.protocol;
-  if (flags.warmup == "auto") {
-    p.warmup_auto = true;
-  } else {
-    long long count = 0;
-    const char* end = flags.warmup.data() + flags.warmup.size();
-    const auto [stop, problem] = std::from_chars(flags.warmup.data(), end, count);
-    if (flags.warmup.empty() || problem != std::errc() || stop != end) {
-      throw invalid_argument(fmt::format("--warmup takes a count of iterations or auto (got "
-                                         "\"{}\"); e.g. --warmup 10 or --warmup auto",
-                                         flags.warmup));
-    }
-    p.warmup = count;
-  }
+  read_warmup_flag(flags.warmup, p);
   if (run.count(flag(flag_names.stop_at_ci)) > 0) {
     p.stop_at_ci = flags.stop_at_ci;
   }

@@ -1,6 +1,8 @@
 #pragma once
 // The protocol's settings as the command line spells them, for `run`'s and `ab`'s flags and for
-// the messages parse_protocol writes about them.
+// the messages parse_protocol writes about them; the flag CLI11 can only hold as text.
+
+#include <string>
 
 #include "kerntime/protocol.hpp"
 
@@ -23,5 +25,9 @@ inline constexpr setting_names protocol_flag_names{.warmup = "--warmup",
                                                    .counters = "--counters",
                                                    .metrics = "--metrics",
                                                    .assign = " "};
+
+// --warmup as typed: a count of iterations, or auto. Throws kerntime::invalid_argument naming the
+// flag and both forms for anything else.
+void read_warmup_flag(const std::string& text, protocol_request& request);
 
 } // namespace kerntime::detail

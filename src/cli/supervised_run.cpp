@@ -31,6 +31,12 @@ std::map<std::string, double> earlier_seconds(const std::vector<result_set>& ear
 
 } // namespace
 
+std::vector<std::pair<std::string, std::string>> worker_device_environment(int ordinal) {
+  return {{"CUDA_VISIBLE_DEVICES",
+           visible_devices_for(ordinal, environment_value("CUDA_VISIBLE_DEVICES"))},
+          {worker_device_variable, std::to_string(ordinal)}};
+}
+
 std::vector<benchmark_run> run_supervised(const std::vector<planned_state>& plan,
                                           const std::vector<std::size_t>& plan_indices,
                                           const supervision_request& request,
@@ -59,15 +65,15 @@ std::vector<benchmark_run> run_supervised(const std::vector<planned_state>& plan
   settings.events = &events;
   auto argv = request.args;
   argv.at(0) = request.program;
-  const auto visible = environment_value("CUDA_VISIBLE_DEVICES");
   if (request.devices.empty()) {
     settings.slots.push_back(
         {.launch = {.argv = argv, .environment = request.environment}, .label = "the GPU"});
   }
   for (const int d : request.devices) {
     auto environment = request.environment;
-    environment.emplace_back("CUDA_VISIBLE_DEVICES", visible_devices_for(d, visible));
-    environment.emplace_back(worker_device_variable, std::to_string(d));
+    for (auto& variable : worker_device_environment(d)) {
+      environment.push_back(std::move(variable));
+    }
     settings.slots.push_back({.launch = {.argv = argv, .environment = std::move(environment)},
                               .label = fmt::format("GPU {}", d)});
   }

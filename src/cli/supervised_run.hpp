@@ -24,6 +24,12 @@ struct supervision_request {
   std::vector<std::pair<std::string, std::string>> environment;
 };
 
+// The variables that put a worker on device `ordinal` (of --devices): CUDA_VISIBLE_DEVICES
+// narrowed to it (within any the user set) and the number it reports. kerntime run and
+// kerntime ab start their workers with them.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>>
+worker_device_environment(int ordinal);
+
 // Runs the states at `plan_indices` and returns their records in that order.
 [[nodiscard]] std::vector<benchmark_run>
 run_supervised(const std::vector<planned_state>& plan, const std::vector<std::size_t>& plan_indices,

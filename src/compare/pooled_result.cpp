@@ -47,22 +47,22 @@ pooled_kernels(const std::vector<const measurement_result*>& preparations) {
   return kernels;
 }
 
+void append_unique(std::vector<std::string>& to, const std::string& item) {
+  if (std::find(to.begin(), to.end(), item) == to.end()) {
+    to.push_back(item);
+  }
+}
+
 void add_work(work_behaviour& total, const work_behaviour& w) {
   total.synchronizing_iterations += w.synchronizing_iterations;
   for (const auto& call : w.synchronizing_calls) {
-    if (std::find(total.synchronizing_calls.begin(), total.synchronizing_calls.end(), call) ==
-        total.synchronizing_calls.end()) {
-      total.synchronizing_calls.push_back(call);
-    }
+    append_unique(total.synchronizing_calls, call);
   }
   total.host_gap_iterations += w.host_gap_iterations;
   total.judged_iterations += w.judged_iterations;
   total.longest_host_gap_ns = std::max(total.longest_host_gap_ns, w.longest_host_gap_ns);
   for (const auto& k : w.rotation_added_kernels) {
-    if (std::find(total.rotation_added_kernels.begin(), total.rotation_added_kernels.end(), k) ==
-        total.rotation_added_kernels.end()) {
-      total.rotation_added_kernels.push_back(k);
-    }
+    append_unique(total.rotation_added_kernels, k);
   }
 }
 
@@ -84,9 +84,7 @@ measurement_result pool_preparations(const std::vector<const measurement_result*
   for (const auto* r : preparations) {
     timed.trials.insert(timed.trials.end(), r->trials.begin(), r->trials.end());
     for (const auto& w : r->warnings) {
-      if (std::find(timed.warnings.begin(), timed.warnings.end(), w) == timed.warnings.end()) {
-        timed.warnings.push_back(w);
-      }
+      append_unique(timed.warnings, w);
     }
     add_work(timed.work, r->work);
     flush_medians.push_back(r->flush_median_ns);
