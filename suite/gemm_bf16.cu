@@ -2,7 +2,6 @@
 // M = N = K = size. cuBLAS may run more than one kernel (split-K reductions, epilogues); the
 // breakdown lists them. The handle and workspace are made before timing.
 
-#include <cublas_v2.h>
 #include <cuda_bf16.h>
 
 #include "cuda_check.hpp"
@@ -15,8 +14,8 @@ namespace {
 
 class cublas_handle {
 public:
-  cublas_handle() { check_cublas(cublasCreate(&handle_), "cublasCreate"); }
-  ~cublas_handle() { (void)cublasDestroy(handle_); }
+  cublas_handle() { check_cublas(cublas().create(&handle_), "cublasCreate"); }
+  ~cublas_handle() { (void)cublas().destroy(handle_); }
   cublas_handle(const cublas_handle&) = delete;
   cublas_handle& operator=(const cublas_handle&) = delete;
   [[nodiscard]] cublasHandle_t get() const noexcept { return handle_; }
@@ -51,14 +50,14 @@ void gemm_bf16(state& s) {
               flop_precision::bf16_tensor);
   s.add_bytes(3.0 * static_cast<double>(n * n * sizeof(__nv_bfloat16)));
   s.exec([&](cudaStream_t stream, int input_set) {
-    check_cublas(cublasSetStream(handle.get(), stream), "cublasSetStream");
+    check_cublas(cublas().set_stream(handle.get(), stream), "cublasSetStream");
     // cublasSetStream resets the workspace to cuBLAS's own pool; hand ours back (no allocation).
-    check_cublas(cublasSetWorkspace(handle.get(), workspace.data(), workspace.bytes()),
+    check_cublas(cublas().set_workspace(handle.get(), workspace.data(), workspace.bytes()),
                  "cublasSetWorkspace");
-    check_cublas(cublasGemmEx(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &alpha,
-                              a[input_set].data(), CUDA_R_16BF, m, b[input_set].data(), CUDA_R_16BF,
-                              m, &beta, c[input_set].data(), CUDA_R_16BF, m, CUBLAS_COMPUTE_32F,
-                              CUBLAS_GEMM_DEFAULT),
+    check_cublas(cublas().gemm_ex(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &alpha,
+                                  a[input_set].data(), CUDA_R_16BF, m, b[input_set].data(),
+                                  CUDA_R_16BF, m, &beta, c[input_set].data(), CUDA_R_16BF, m,
+                                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                  "cublasGemmEx");
   });
 }

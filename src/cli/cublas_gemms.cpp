@@ -4,7 +4,6 @@
 // accumulation. Registered when this object file loads; linked by the `kerntime` command only, so
 // kerntime_cli needs no cuBLAS.
 
-#include <cublas_v2.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -15,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "cli/calibration_gemm.hpp"
+#include "kerntime/cublas.hpp"
 #include "kerntime/cuda.hpp"
 #include "kerntime/errors.hpp"
 #include "roofline/peak_table.hpp"
@@ -22,10 +22,10 @@
 namespace kerntime::detail {
 namespace {
 
-void check_cublas(cublasStatus_t status, const char* what) {
+void check_gemm_call(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS) {
-    throw gemm_unavailable(fmt::format("{} failed: {} ({})", what, cublasGetStatusName(status),
-                                       cublasGetStatusString(status)));
+    throw gemm_unavailable(fmt::format("{} failed: {} ({})", what, cublas().status_name(status),
+                                       cublas().status_string(status)));
   }
 }
 
@@ -64,7 +64,7 @@ public:
   explicit cublas_gemm(gemm_types types) : types_(types) {}
   ~cublas_gemm() override {
     if (handle_ != nullptr) {
-      (void)cublasDestroy(handle_);
+      (void)cublas().destroy(handle_);
     }
   }
   cublas_gemm(const cublas_gemm&) = delete;
@@ -84,13 +84,18 @@ public:
     fill_operand(a_->data(), n);
     fill_operand(b_->data(), n);
     workspace_.emplace(std::size_t{32} << 20);
-    check_cublas(cublasCreate(&handle_), "cublasCreate");
+    try {
+      (void)cublas(); // loaded on the first GEMM (kerntime/cublas.hpp)
+    } catch (const error& e) {
+      throw gemm_unavailable(e.what());
+    }
+    check_gemm_call(cublas().create(&handle_), "cublasCreate");
   }
 
   void run(cudaStream_t stream) override {
-    check_cublas(cublasSetStream(handle_, stream), "cublasSetStream");
-    check_cublas(cublasSetWorkspace(handle_, workspace_->data(), workspace_->bytes()),
-                 "cublasSetWorkspace");
+    check_gemm_call(cublas().set_stream(handle_, stream), "cublasSetStream");
+    check_gemm_call(cublas().set_workspace(handle_, workspace_->data(), workspace_->bytes()),
+                    "cublasSetWorkspace");
     const int m = static_cast<int>(size_);
     const double alpha64 = 1.0;
     const double beta64 = 0.0;
@@ -110,10 +115,10 @@ public:
     // int8 (IMMA) wants A transposed: the "TN" layout cuBLAS documents for it.
     const cublasOperation_t op_a =
         types_.precision == flop_precision::int8_tensor ? CUBLAS_OP_T : CUBLAS_OP_N;
-    check_cublas(cublasGemmEx(handle_, op_a, CUBLAS_OP_N, m, m, m, alpha, a_->data(), types_.ab, m,
-                              b_->data(), types_.ab, m, beta, c_->data(), types_.c, m,
-                              types_.compute, CUBLAS_GEMM_DEFAULT),
-                 "cublasGemmEx");
+    check_gemm_call(cublas().gemm_ex(handle_, op_a, CUBLAS_OP_N, m, m, m, alpha, a_->data(),
+                                     types_.ab, m, b_->data(), types_.ab, m, beta, c_->data(),
+                                     types_.c, m, types_.compute, CUBLAS_GEMM_DEFAULT),
+                    "cublasGemmEx");
   }
 
 private:
