@@ -1,4 +1,4 @@
-#include "kerntime/cublas.hpp"
+#include "cuda/cublas_loader.hpp"
 
 #include <dlfcn.h>
 #include <fmt/format.h>
@@ -10,6 +10,7 @@
 #include "kerntime/errors.hpp"
 
 namespace kerntime {
+namespace detail {
 namespace {
 
 template <class Function>
@@ -20,8 +21,9 @@ void bind(void* handle, const char* symbol, Function& out, std::string& missing)
   }
 }
 
-std::variant<cublas_library, std::string> load() {
-  const char* overridden = std::getenv("KERNTIME_CUBLAS_PATH");
+} // namespace
+
+std::variant<cublas_library, std::string> load_cublas(const char* overridden) {
   const bool explicit_path = overridden != nullptr && *overridden != '\0';
   const std::string path =
       explicit_path ? std::string(overridden) : fmt::format("libcublas.so.{}", CUBLAS_VER_MAJOR);
@@ -53,10 +55,11 @@ std::variant<cublas_library, std::string> load() {
   return library;
 }
 
-} // namespace
+} // namespace detail
 
 const cublas_library& cublas() {
-  static const std::variant<cublas_library, std::string> loaded = load();
+  static const std::variant<cublas_library, std::string> loaded =
+      detail::load_cublas(std::getenv("KERNTIME_CUBLAS_PATH"));
   if (const auto* why = std::get_if<std::string>(&loaded)) {
     throw error(*why);
   }
