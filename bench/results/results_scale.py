@@ -48,6 +48,28 @@ def synthesise(states: int, path: pathlib.Path, scale: float = 1.0, legacy: bool
     path.write_text(json.dumps(document, indent=2 if legacy else None))
 
 
+def shard(path: pathlib.Path, count: int, folder: pathlib.Path) -> list:
+    """`path` cut into `count` shards as `kerntime run --shard I/COUNT` writes them: the runs
+    whose plan index is I mod COUNT, the shard and the plan's size in the context. Written in
+    kerntime's layout (a state per line), in a child process like the synthesis."""
+    lines = path.read_text().split("\n")
+    header = json.loads(lines[0] + "}")
+    context = json.loads(lines[1][len('"context": '):-1])
+    runs = [line.rstrip(",") for line in lines[3:] if line.startswith("{")]
+    paths = []
+    for index in range(count):
+        context["shard"] = {"index": index, "count": count}
+        context["plan_states"] = len(runs)
+        mine = runs[index::count]
+        shard_path = folder / f"shard_{index}.json"
+        shard_path.write_text(
+            f'{{"json_schema_version": {header["json_schema_version"]},\n"context": '
+            + json.dumps(context, separators=(",", ":")) + ',\n"runs": [\n'
+            + ",\n".join(mine) + "\n]}\n")
+        paths.append(str(shard_path))
+    return paths
+
+
 def timed(command):
     """Seconds and peak MiB of one command (its own ru_maxrss, from wait4)."""
     start = time.monotonic()
@@ -91,22 +113,40 @@ def main():
                                 "-q"], check=True)
                 os.replace(str(path) + ".w", path)
         html = work / f"r_{states}.html"
-        row = {"states": states, "kb_per_state": os.path.getsize(a) / states / 1000}
-        for name, command in (
-                ("help", [args.kerntime, "--help"]),
-                ("report", [args.kerntime, "report", str(a)]),
-                ("html", [args.kerntime, "report", str(a), "--html", str(html), "-q"]),
-                ("compare", [args.kerntime, "compare", str(a), str(b), "-q"])):
-            seconds, mib = timed(command)
-            row[name] = (seconds, mib)
+        gz = work / f"a_{states}.json.gz"
+        subprocess.run([args.kerntime, "report", str(a), "--json", str(gz), "-q"], check=True)
+        shards = work / f"shards_{states}"
+        shards.mkdir(exist_ok=True)
+        shard_paths = shard(a, 16, shards) if not args.legacy else []
+        row = {"states": states, "kb_per_state": os.path.getsize(a) / states / 1000,
+               "gz_kb_per_state": os.path.getsize(gz) / states / 1000}
+        sides = [arg for path in ([a] * 4) for arg in ("--base", str(path))] + \
+                [arg for path in ([b] * 4) for arg in ("--new", str(path))]
+        commands = [
+            ("help", [args.kerntime, "--help"]),
+            ("report", [args.kerntime, "report", str(a)]),
+            ("report_gz", [args.kerntime, "report", str(gz)]),
+            ("html", [args.kerntime, "report", str(a), "--html", str(html), "-q"]),
+            ("compare", [args.kerntime, "compare", str(a), str(b), "-q"]),
+            ("compare4", [args.kerntime, "compare", *sides, "-q"])]
+        if shard_paths:
+            commands += [("merge", [args.kerntime, "merge", *shard_paths]),
+                         ("merge_json", [args.kerntime, "merge", *shard_paths, "--json",
+                                         str(work / f"merged_{states}.json"), "-q"])]
+        for name, command in commands:
+            row[name] = timed(command)
         row["html_mb"] = os.path.getsize(html) / 1e6
         rows.append(row)
-    print("| states | KB per state | `--help` | `report` | `report --html` (page) | `compare A B` |")
-    print("|---:|---:|---|---|---|---|")
+    print("| states | KB per state (gzip) | `--help` | `report` | `report` of the .gz | "
+          "`report --html` (page) | `compare A B` | `compare`, 4 files a side | "
+          "`merge` of 16 shards | `merge --json` |")
+    print("|---:|---:|---|---|---|---|---|---|---|---|")
     for r in rows:
-        cell = lambda k: f"{r[k][0]:.2f} s, {r[k][1]:.0f} MiB"  # noqa: E731
-        print(f"| {r['states']} | {r['kb_per_state']:.1f} | {cell('help')} | {cell('report')} | "
-              f"{cell('html')} ({r['html_mb']:.1f} MB) | {cell('compare')} |")
+        cell = lambda k: f"{r[k][0]:.2f} s, {r[k][1]:.0f} MiB" if k in r else "–"  # noqa: E731
+        print(f"| {r['states']} | {r['kb_per_state']:.1f} ({r['gz_kb_per_state']:.1f}) | "
+              f"{cell('help')} | {cell('report')} | {cell('report_gz')} | "
+              f"{cell('html')} ({r['html_mb']:.1f} MB) | {cell('compare')} | "
+              f"{cell('compare4')} | {cell('merge')} | {cell('merge_json')} |")
 
 
 if __name__ == "__main__":

@@ -129,8 +129,9 @@ struct result_set {
   run_context context;
   std::vector<benchmark_run> runs;
 };
-// Read a kerntime JSON of json_schema_version (the version this kerntime writes). Throw
-// kerntime::invalid_argument naming the file (`source`) and what is wrong with it.
+// Read a kerntime JSON of json_schema_version (the version this kerntime writes), plain or
+// gzip-compressed (whatever its name). Throw kerntime::invalid_argument naming the file
+// (`source`) and what is wrong with it.
 [[nodiscard]] result_set read_result_set(const std::filesystem::path& path);
 [[nodiscard]] result_set parse_result_set(std::string_view json_text, std::string_view source);
 
@@ -147,7 +148,7 @@ struct result_set {
 inline constexpr int json_schema_version = 1;
 
 // Writes through a temporary file in the same folder, then renames: a reader never sees a
-// partial file. Throws kerntime::invalid_argument naming the path when it cannot be written.
+// partial file. A path ending in ".gz" is written gzip-compressed. Throws kerntime::invalid_argument naming the path when it cannot be written.
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
 

@@ -11,6 +11,7 @@
 
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
+#include "report/detail/gzip_file.hpp"
 
 namespace kerntime {
 namespace {
@@ -54,15 +55,26 @@ void write_file_atomically(const std::filesystem::path& path,
     std::filesystem::remove(temporary, ignored);
   };
   try {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      cannot_write(path, std::strerror(errno));
-    }
-    write(out);
-    out.flush();
-    out.close();
-    if (out.fail()) {
-      cannot_write(path, "writing the temporary file failed (disk full?)");
+    if (detail::names_gzip(path)) { // FILE.gz: written gzip-compressed
+      detail::gzip_ostream out(temporary);
+      if (!out) {
+        cannot_write(path, std::strerror(errno));
+      }
+      write(out);
+      if (!out.close()) {
+        cannot_write(path, "writing the temporary file failed (disk full?)");
+      }
+    } else {
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      if (!out) {
+        cannot_write(path, std::strerror(errno));
+      }
+      write(out);
+      out.flush();
+      out.close();
+      if (out.fail()) {
+        cannot_write(path, "writing the temporary file failed (disk full?)");
+      }
     }
     std::error_code error;
     std::filesystem::rename(temporary, path, error);

@@ -75,7 +75,7 @@ def check_json(folder, schema_path):
             check(r["kernels"], f"{run['state_name']}: CUPTI ran but no kernel is listed")
             share = sum(k["share"] for k in r["kernels"])
             check(abs(share - 1) < 1e-6, f"{run['state_name']}: shares sum to {share}")
-            check(r["trace"], f"{run['state_name']}: CUPTI ran but the trace is empty")
+            check(r["trace"]["records"], f"{run['state_name']}: CUPTI ran but the trace is empty")
             if p["flush_l2"]:
                 check(r["flush_median_ns"] > 0, f"{run['state_name']}: no flush time")
     return runs, states
@@ -136,7 +136,7 @@ def check_trace(folder, runs):
     check(complete, "the trace holds no complete event")
     check(all(e["dur"] >= 0 and "ts" in e for e in complete), "a trace event has no time")
     traced = {e["pid"] for e in complete}
-    cupti = sum(1 for r in runs if r["status"] == "ok" and r["result"]["trace"])
+    cupti = sum(1 for r in runs if r["status"] == "ok" and r["result"]["trace"]["records"])
     check(len(traced) >= cupti, f"{len(traced)} states traced, {cupti} have trace records")
 
 

@@ -113,7 +113,13 @@ TEST(JsonWriter, RoundTripsEveryValue) {
   // Full names, byte for byte: no shortening or escaping survives the parse.
   EXPECT_EQ(result.at("kernels").at(0).at("name"), tricky_kernel_name());
   EXPECT_EQ(result.at("kernels").at(1).at("name"), long_template_name());
-  EXPECT_EQ(result.at("trace").at(2).at("stream"), 13);
+  // The trace names each kernel once; a record is [kernel, iteration, stream, start_ns, end_ns].
+  const auto& trace = result.at("trace");
+  const auto& third = trace.at("records").at(2);
+  EXPECT_EQ(third.at(2), 13);
+  EXPECT_EQ(trace.at("kernels").at(third.at(0).get<std::size_t>()).at("name"),
+            expected.trace[2].name);
+  EXPECT_EQ(third.at(3).get<double>(), expected.trace[2].start_ns);
   EXPECT_EQ(result.at("warnings").at(0), expected.warnings[0]);
 
   const auto& failed = document.at("runs").at(1);

@@ -45,7 +45,7 @@ TEST(ResultReader, ANegativeByteCountIsRefusedRatherThanWrapped) {
 
 TEST(ResultReader, AStreamIdAboveItsUnsignedIsRefused) {
   auto document = written();
-  document.at("runs").at(0).at("result").at("trace").at(0).at("stream") = 4294967296;
+  document.at("runs").at(0).at("result").at("trace").at("records").at(0).at(2) = 4294967296;
   EXPECT_NE(refusal(document).find("stream 4294967296 is out of range"), std::string::npos);
 }
 

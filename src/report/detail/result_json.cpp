@@ -104,10 +104,21 @@ json kernel_to_json(const kernel_summary& k) {
           {"share", k.share}};
 }
 
-json trace_record_to_json(const trace_record& r) {
-  return {{"name", r.name},           {"kind", std::string(to_string(r.kind))},
-          {"iteration", r.iteration}, {"stream", r.stream},
-          {"start_ns", r.start_ns},   {"end_ns", r.end_ns}};
+// Each kernel's name and kind once, then a row per record: [kernel, iteration, stream, start_ns,
+// end_ns]. A multi-kernel op names a few kernels over and over (CUB's names run to 300 bytes):
+// written record by record they were most of a result file's bytes.
+json trace_to_json(const std::vector<trace_record>& trace) {
+  json kernels = json::array();
+  json records = json::array();
+  std::map<std::pair<std::string_view, activity_kind>, std::size_t> index;
+  for (const auto& r : trace) {
+    const auto [at, added] = index.try_emplace({r.name, r.kind}, index.size());
+    if (added) {
+      kernels.push_back({{"name", r.name}, {"kind", std::string(to_string(r.kind))}});
+    }
+    records.push_back({at->second, r.iteration, r.stream, r.start_ns, r.end_ns});
+  }
+  return {{"kernels", std::move(kernels)}, {"records", std::move(records)}};
 }
 
 template <typename T, typename Convert>
@@ -287,7 +298,7 @@ json result_to_json(const measurement_result& r) {
           {"stopping", stopping_to_json(r.protocol_used, r.stopping)},
           {"trials", array_of(r.trials, trial_to_json)},
           {"kernels", array_of(r.kernels, kernel_to_json)},
-          {"trace", array_of(r.trace, trace_record_to_json)},
+          {"trace", trace_to_json(r.trace)},
           {"device_telemetry", device_telemetry_to_json(r.telemetry)},
           {"energy", energy_to_json(r.energy)},
           {"counters", counters_to_json(r.counters)},
