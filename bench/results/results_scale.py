@@ -53,7 +53,7 @@ def shard(path: pathlib.Path, count: int, folder: pathlib.Path) -> list:
     whose plan index is I mod COUNT, the shard and the plan's size in the context. Written in
     kerntime's layout (a state per line), in a child process like the synthesis."""
     lines = path.read_text().split("\n")
-    header = json.loads(lines[0] + "}")
+    header = json.loads(lines[0].rstrip(",") + "}")
     context = json.loads(lines[1][len('"context": '):-1])
     runs = [line.rstrip(",") for line in lines[3:] if line.startswith("{")]
     paths = []
@@ -93,7 +93,12 @@ def main():
                              "trial's trace, indented")
     parser.add_argument("--synthesise", nargs=4, metavar=("STATES", "PATH", "SCALE", "LEGACY"),
                         help=argparse.SUPPRESS)
+    parser.add_argument("--shard", nargs=3, metavar=("PATH", "COUNT", "FOLDER"),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.shard:
+        shard(pathlib.Path(args.shard[0]), int(args.shard[1]), pathlib.Path(args.shard[2]))
+        return
     if args.synthesise:
         synthesise(int(args.synthesise[0]), pathlib.Path(args.synthesise[1]),
                    float(args.synthesise[2]), args.synthesise[3] == "legacy")
@@ -117,7 +122,11 @@ def main():
         subprocess.run([args.kerntime, "report", str(a), "--json", str(gz), "-q"], check=True)
         shards = work / f"shards_{states}"
         shards.mkdir(exist_ok=True)
-        shard_paths = shard(a, 16, shards) if not args.legacy else []
+        shard_paths = []
+        if not args.legacy:  # in a child too, for the same reason
+            subprocess.run([sys.executable, __file__, args.kerntime, "--shard", str(a), "16",
+                            str(shards)], check=True)
+            shard_paths = [str(shards / f"shard_{i}.json") for i in range(16)]
         row = {"states": states, "kb_per_state": os.path.getsize(a) / states / 1000,
                "gz_kb_per_state": os.path.getsize(gz) / states / 1000}
         sides = [arg for path in ([a] * 4) for arg in ("--base", str(path))] + \

@@ -8,7 +8,9 @@
 #include <fmt/format.h>
 
 #include "cli/exit_codes.hpp"
+#include "cli/name_pattern.hpp"
 #include "kerntime/compare.hpp"
+#include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
 
 namespace kerntime::detail {
@@ -27,7 +29,27 @@ void add_report_options(CLI::App& report, report_flags& flags) {
                   "Exit 1 when a state of the file failed or, with --baseline, got slower (as "
                   "run and compare do); without it report exits 0 once its files are written");
   report.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
+  report.add_option("--filter", flags.filter,
+                    "Only the states whose name this pattern finds (RE2 syntax), e.g. "
+                    "'gemm|copy': the HTML of a nightly run draws each state's charts only for "
+                    "a few hundred states");
 }
+
+namespace {
+
+// The runs of `set` whose state name `pattern` finds; refused when it finds none.
+void keep_found(result_set& set, const std::string& pattern, const std::string& file) {
+  const name_pattern found(pattern, "--filter");
+  const auto before = set.runs.size();
+  std::erase_if(set.runs, [&](const benchmark_run& r) { return !found.finds(r.state_name); });
+  if (set.runs.empty()) {
+    throw invalid_argument(fmt::format("--filter '{}' finds none of the {} states in {}; "
+                                       "`kerntime report {}` lists them",
+                                       pattern, before, file, file));
+  }
+}
+
+} // namespace
 
 int run_report(const report_flags& flags, const cli_environment& env) {
   std::vector<input_path> inputs{{"the results to report", flags.input}};
@@ -35,10 +57,18 @@ int run_report(const report_flags& flags, const cli_environment& env) {
     inputs.push_back({"the baseline", flags.baseline});
   }
   const report_plan reports = plan_report_files(flags.reports, inputs);
-  const std::vector<result_set> measured{read_result_set(flags.input)};
+  std::vector<result_set> measured{read_result_set(flags.input)};
+  if (flags.filter) {
+    keep_found(measured.front(), *flags.filter, flags.input);
+  }
   std::optional<comparison> compared;
   if (!flags.baseline.empty()) {
-    const std::vector<result_set> base{read_result_set(flags.baseline)};
+    std::vector<result_set> base{read_result_set(flags.baseline)};
+    if (flags.filter) { // the same states on both sides: none is "only in the new run"
+      const name_pattern found(*flags.filter, "--filter");
+      std::erase_if(base.front().runs,
+                    [&](const benchmark_run& r) { return !found.finds(r.state_name); });
+    }
     compared = compare(base, measured);
   }
   const auto& [context, runs] = measured.front();

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 
 #include "cli/command_line.hpp"
@@ -17,7 +18,8 @@ struct report_flags {
   std::string baseline;
   report_file_flags reports;
   bool quiet = false;
-  bool gate = false; // exit 1 for a failed state or, with --baseline, a regression
+  bool gate = false;                 // exit 1 for a failed state or, with --baseline, a regression
+  std::optional<std::string> filter; // only the states whose name the pattern finds (RE2)
 };
 
 void add_report_options(CLI::App& report, report_flags& flags);

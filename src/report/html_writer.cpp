@@ -50,6 +50,7 @@ svg .grid{stroke:#e6e9ef}svg .tick,svg .axis-name,svg .legend{fill:#47526a}
 svg .row-hit{fill:transparent}svg .row-label{fill:#1d2430}svg .row-label.flagged{fill:#b42318;font-weight:bold}
 svg circle{fill:var(--c);fill-opacity:.75}svg .trial-median{stroke:#1d2430;stroke-width:2}
 svg .median{stroke:#1d2430;stroke-dasharray:5 3;stroke-width:1.2}
+svg.glyph{display:block;margin-top:2px}svg.glyph path{stroke:#2f5d9e;stroke-width:1.5;fill:none}
 svg .spread{stroke:var(--c);stroke-width:2}svg .spread-box{fill:var(--c);fill-opacity:.45}
 svg .bar,svg .swatch{fill:var(--c)}svg .bar-label{font-family:ui-monospace,Menlo,Consolas,monospace}
 svg .line{stroke:var(--c);fill:none;stroke-width:1.5}svg .throttle{fill:#fde2e1}
@@ -185,9 +186,14 @@ private:
   // A dot per sample while the page holds at most this many (a 26-state suite run holds 6,500);
   // beyond, each trial is drawn as its spread: 650,000 dots made a 52 MB page at 2,600 states.
   static constexpr std::size_t most_dots = 50'000;
+  // Each state's charts (distribution, kernels, counters, telemetry: about 11 KB) while the page
+  // holds at most this many measured states; beyond, a state is a row of its benchmark's table
+  // with its trials drawn small: 2,600 states made a 30 MB page.
+  static constexpr std::size_t most_states_drawn = 200;
 
   const comparison* compared_;
   bool dots_ = true;
+  bool summary_ = false;
   std::map<std::string, const state_comparison*, std::less<>> by_state_;
 
   [[nodiscard]] const state_comparison* compared_state(std::string_view name) const {
@@ -218,7 +224,19 @@ private:
       }
     }
     dots_ = samples <= most_dots;
+    const auto measured = static_cast<std::size_t>(std::count_if(
+        runs.begin(), runs.end(), [](const auto& r) { return r.result.has_value(); }));
+    summary_ = measured > most_states_drawn;
     print_header(out, context, runs, groups);
+    if (summary_) {
+      out << fmt::format(
+          "<p class=\"summary-note\">{} measured states: too many to draw each one's charts, so "
+          "each state is a row of its benchmark's table, its trials drawn small (per trial, top "
+          "to bottom, a line from p10 to p90 and a tick at its median, on the state's own "
+          "scale). For the charts of the states you choose: <code>kerntime report RESULTS.json "
+          "--filter REGEX --html PAGE</code>.</p>\n",
+          measured);
+    }
     print_energy_hint(out, runs);
     if (compared_ != nullptr) {
       print_comparison(out);
@@ -351,8 +369,10 @@ private:
     out << fmt::format("<section class=\"benchmark\" id=\"{}\">\n<h2 class=\"name\">{}</h2>\n",
                        html_id("benchmark", index), html_escape(group.name));
     print_latency_table(out, group, runs);
-    for (const auto i : group.runs) {
-      print_state(out, i, runs[i]);
+    if (!summary_) {
+      for (const auto i : group.runs) {
+        print_state(out, i, runs[i]);
+      }
     }
     out << "</section>\n";
   }
@@ -390,8 +410,14 @@ private:
     out << "</tr>\n";
     for (const auto i : group.runs) {
       const auto& run = runs[i];
-      out << fmt::format("<tr><td class=\"name\"><a href=\"#{}\">{}</a></td>", html_id("state", i),
-                         html_escape(run.state_name));
+      if (summary_) { // the state's trials drawn small beside its name: no wider a table
+        out << "<tr><td class=\"name\">" << html_escape(run.state_name)
+            << (run.result ? " " + trial_glyph(run.state_name, *run.result) : std::string())
+            << "</td>";
+      } else {
+        out << fmt::format("<tr><td class=\"name\"><a href=\"#{}\">{}</a></td>",
+                           html_id("state", i), html_escape(run.state_name));
+      }
       for (const auto& a : axes) {
         const auto it = std::find_if(run.axes.begin(), run.axes.end(),
                                      [&](const auto& axis) { return axis.first == a; });
@@ -495,11 +521,25 @@ private:
     out << "</article>\n";
   }
 
-  static void print_distribution(std::ostream& out, std::string_view state,
-                                 const measurement_result& r, bool dots) {
+  // The state's trials drawn small (svg_chart.hpp's trial_glyph), the medians' range its tooltip.
+  static std::string trial_glyph(std::string_view state, const measurement_result& r) {
+    const auto rows = trial_rows(r);
+    if (rows.empty()) {
+      return {};
+    }
+    const auto [fastest, slowest] =
+        std::minmax_element(rows.begin(), rows.end(),
+                            [](const auto& a, const auto& b) { return a.median_ns < b.median_ns; });
+    return detail::trial_glyph(rows,
+                               fmt::format("{}: {} trials, medians {} to {}", state, rows.size(),
+                                           detail::human_duration(fastest->median_ns),
+                                           detail::human_duration(slowest->median_ns)));
+  }
+
+  // A row per trial: its samples of the headline metric, its median, whether it was throttled.
+  static std::vector<detail::strip_row> trial_rows(const measurement_result& r) {
     const bool busy = r.protocol_used.metric == headline_metric::busy;
     std::vector<detail::strip_row> rows;
-    std::size_t iterations = 0;
     for (std::size_t t = 0; t < r.trials.size(); ++t) {
       const auto& trial = r.trials[t];
       detail::strip_row row;
@@ -507,7 +547,6 @@ private:
       for (const auto& s : trial.iterations) {
         row.values_ns.push_back(busy ? s.busy_ns : s.span_ns);
       }
-      iterations += row.values_ns.size();
       const bool has_summary = t < r.trials_summary.medians.size();
       row.median_ns = has_summary ? r.trials_summary.medians[t] : r.latency_ns;
       row.flagged = trial.telemetry.throttled;
@@ -520,6 +559,16 @@ private:
         row.tooltip += "; throttled: " + trial.telemetry.throttle_reason;
       }
       rows.push_back(std::move(row));
+    }
+    return rows;
+  }
+
+  static void print_distribution(std::ostream& out, std::string_view state,
+                                 const measurement_result& r, bool dots) {
+    const auto rows = trial_rows(r);
+    std::size_t iterations = 0;
+    for (const auto& row : rows) {
+      iterations += row.values_ns.size();
     }
     out << "<figure class=\"distribution\">\n<h4>Distribution</h4>\n"
         << detail::strip_plot(

@@ -469,6 +469,21 @@ TEST_F(command_line, report_renders_a_kerntime_json_again_into_any_format) {
   EXPECT_NE(read_text(csv).find("beta/bytes=4096/f=0.5"), std::string::npos);
 }
 
+TEST_F(command_line, report_filter_keeps_the_states_it_finds_and_refuses_one_that_finds_none) {
+  const auto json = folder_ / "run.json.gz"; // written compressed, read back
+  ASSERT_EQ(run({"run", "--json", json.string(), "-q"}, true).exit_code, exit_ok);
+  const auto result = run({"report", json.string(), "--filter", "^beta/"});
+  EXPECT_EQ(result.exit_code, exit_ok) << result.err;
+  EXPECT_NE(result.out.find("beta/bytes=4096/f=0.5"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("alpha"), std::string::npos) << result.out;
+  const auto html = folder_ / "none.html";
+  expect_bad_input({"report", json.string(), "--filter", "^gamma", "--html", html.string()},
+                   "--filter '^gamma' finds none of the");
+  expect_bad_input({"report", json.string(), "--filter", "(", "--html", html.string()},
+                   "--filter '(' is not a pattern");
+  EXPECT_FALSE(fs::exists(html));
+}
+
 TEST_F(command_line, report_of_a_file_that_is_not_a_kerntime_json_writes_nothing) {
   const auto notes = folder_ / "notes.txt";
   std::ofstream(notes) << "hello\n";

@@ -6,13 +6,17 @@ the real `kerntime report` with itself as the baseline, and the H200 sample (tes
   structure: the page parses as HTML with every element closed, holds no <script>, shows every
              state's name as text (the hostile ones too), every section is there, and
              docs/sample-report.html is what `kerntime report` makes of the H200 JSON today.
+  nightly:   the H200 sample's states replicated to 2,600 (a nightly suite): the page is at most
+             5 MB, every state is a row of its benchmark's table with its trials drawn small.
   browser:   headless Chromium loads each page with no console message (a blocked script, a
              failed load or a CSP violation would be one) and a screenshot of each section is
-             not blank. Exits 77 (ctest: skipped) when Chromium is not installed.
+             not blank; the nightly page loads within 30 s on the 2-core CI machine. Exits 77
+             (ctest: skipped) when Chromium is not installed.
 
 usage: check_html_report.py structure|browser WRITE_FIXTURE KERNTIME WORK_FOLDER
 """
 
+import copy
 import html
 import html.parser
 import json
@@ -22,6 +26,7 @@ import shutil
 import struct
 import subprocess
 import sys
+import time
 import zlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -140,6 +145,41 @@ def check_fixture(parser):
     text = "".join(parser.text)
     check("<script>alert(1)</script>" in text, "the script-named kernel is not shown as text")
     check("</title><img src=x onerror=alert(2)>" in text, "the hostile axis is not shown as text")
+
+
+NIGHTLY_STATES = 2600
+NIGHTLY_MOST_BYTES = 5_000_000
+
+
+def nightly_json(path):
+    """The H200 sample's states replicated under new names (an axis `copy`) to NIGHTLY_STATES."""
+    source = json.loads(H200_JSON.read_text(encoding="utf-8"))
+    runs = []
+    for i in range(NIGHTLY_STATES):
+        run = copy.deepcopy(source["runs"][i % len(source["runs"])])
+        run["axes"].append({"name": "copy", "value": str(i // len(source["runs"]))})
+        run["state_name"] += f"/copy={i // len(source['runs'])}"
+        runs.append(run)
+    path.write_text(json.dumps(dict(source, runs=runs)), encoding="utf-8")
+    return [run["state_name"] for run in runs], sum(1 for run in runs if run.get("result"))
+
+
+def check_nightly(page, names, measured):
+    size = page.stat().st_size
+    check(size <= NIGHTLY_MOST_BYTES, f"{page}: {size} bytes for {len(names)} states, more than "
+                                      f"{NIGHTLY_MOST_BYTES}")
+    parser = parse(page)
+    check(not any(i.startswith("state-") for i in parser.ids), f"{page}: a section per state")
+    text = page.read_text(encoding="utf-8")
+    rows = {html.unescape(n).rstrip()
+            for n in re.findall(r'<td class="name">(.*?)(?:<svg class="glyph"|</td>)', text)}
+    missing = [n for n in names if n not in rows]
+    check(not missing, f"{page}: states without a row: {missing[:3]}")
+    glyphs = text.count('<svg class="glyph"')
+    check(glyphs == measured, f"{page}: {glyphs} trial glyphs for {measured} measured states")
+    check("--filter REGEX --html PAGE" in text, f"{page}: no word on how to draw chosen states")
+    print(f"nightly: {len(names)} states in {size / 1e6:.1f} MB, a row and a glyph each")
+    return parser
 
 
 # --- the browser -------------------------------------------------------------------------------
@@ -288,6 +328,11 @@ def main(argv):
     fixture_parsed = check_structure(fixture_page, fixture, compared=True)
     check_fixture(fixture_parsed)
     h200_parsed = check_structure(h200_page, H200_JSON, compared=False)
+    nightly = work / "nightly.json"
+    nightly_page = work / "nightly.html"
+    names, measured = nightly_json(nightly)
+    render(kerntime, nightly, nightly_page)
+    nightly_parsed = check_nightly(nightly_page, names, measured)
     if mode == "structure":
         check(SAMPLE_REPORT.read_bytes() == h200_page.read_bytes(),
               f"{SAMPLE_REPORT} is not what kerntime report makes of {H200_JSON} now: run "
@@ -300,6 +345,14 @@ def main(argv):
                     if i in ("summary", "comparison") or i.startswith("benchmark-")]
         check_in_browser(browser, page, sections, work)
         check_width(browser, page, work)
+    start = time.monotonic()
+    browse(browser, nightly_page.resolve().as_uri(), "--dump-dom")
+    seconds = time.monotonic() - start
+    check(seconds <= 30, f"{nightly_page} took {seconds:.1f} s to load and lay out (budget 30 s)")
+    print(f"{nightly_page.name}: loaded and laid out in {seconds:.1f} s")
+    sections = [i for i in nightly_parsed.ids if i.startswith("benchmark-")][:1]
+    check_in_browser(browser, nightly_page, sections, work)
+    check_width(browser, nightly_page, work)
     return 0
 
 

@@ -112,6 +112,58 @@ std::string series_class(std::size_t index) {
   return fmt::format("series-{}", index % series_colours);
 }
 
+namespace {
+
+// The value at quantile q of `sorted` (ascending, not empty): the nearest rank below.
+double quantile_of(const std::vector<double>& sorted, double q) {
+  return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1))];
+}
+
+std::vector<double> sorted_copy(const std::vector<double>& values) {
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end());
+  return sorted;
+}
+
+} // namespace
+
+std::string trial_glyph(std::span<const strip_row> rows, std::string_view tooltip) {
+  constexpr double width = 72;
+  constexpr double height = 20;
+  struct spread {
+    double p10;
+    double p90;
+    double median;
+  };
+  std::vector<spread> spreads;
+  double low = 0;
+  double high = 0;
+  for (const auto& row : rows) {
+    if (row.values_ns.empty()) {
+      continue;
+    }
+    const auto sorted = sorted_copy(row.values_ns);
+    spreads.push_back({quantile_of(sorted, 0.1), quantile_of(sorted, 0.9), row.median_ns});
+    low = spreads.size() == 1 ? spreads.back().p10 : std::min(low, spreads.back().p10);
+    high = std::max(high, spreads.back().p90);
+  }
+  const double range = high - low;
+  const auto x = [&](double v) { return 2 + (range > 0 ? (v - low) / range : 0.5) * (width - 4); };
+  const double step = (height - 2) / static_cast<double>(std::max<std::size_t>(spreads.size(), 1));
+  std::string out = fmt::format("<svg class=\"glyph\" xmlns=\"http://www.w3.org/2000/svg\" "
+                                "viewBox=\"0 0 {0} {1}\" width=\"{0}\" height=\"{1}\" "
+                                "role=\"img\" aria-label=\"{2}\"><title>{2}</title>",
+                                width, height, html_escape(tooltip));
+  for (std::size_t t = 0; t < spreads.size(); ++t) {
+    const double y = 1 + step * (static_cast<double>(t) + 0.5);
+    out +=
+        fmt::format("<path d=\"M{:.1f} {:.1f}H{:.1f}M{:.1f} {:.1f}v{:.1f}\"/>", x(spreads[t].p10),
+                    y, x(spreads[t].p90), x(spreads[t].median), y - step * 0.45, step * 0.9);
+  }
+  out += "</svg>";
+  return out;
+}
+
 std::string strip_plot(std::span<const strip_row> rows, double median_ns, std::string_view title,
                        bool dots) {
   double low = median_ns;
@@ -148,11 +200,8 @@ std::string strip_plot(std::span<const strip_row> rows, double median_ns, std::s
                            centre + jitter(i) * row_height * 0.7);
       }
     } else if (!row.values_ns.empty()) {
-      std::vector<double> sorted = row.values_ns;
-      std::sort(sorted.begin(), sorted.end());
-      const auto at = [&](double q) {
-        return sorted[static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1))];
-      };
+      const auto sorted = sorted_copy(row.values_ns);
+      const auto at = [&](double q) { return quantile_of(sorted, q); };
       out += fmt::format("<line class=\"spread\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" "
                          "y2=\"{:.1f}\"/><rect class=\"spread-box\" x=\"{:.1f}\" y=\"{:.1f}\" "
                          "width=\"{:.1f}\" height=\"{:.1f}\"/>",

@@ -40,6 +40,11 @@ struct strip_row {
 [[nodiscard]] std::string strip_plot(std::span<const strip_row> rows, double median_ns,
                                      std::string_view title, bool dots = true);
 
+// A state's trials drawn small, for a table cell: per trial (top to bottom) a line from p10 to p90
+// and a tick at its median, on the state's own scale (the lowest p10 to the highest p90). For
+// pages with too many states to draw each one's charts; `tooltip` says what the glyph holds.
+[[nodiscard]] std::string trial_glyph(std::span<const strip_row> rows, std::string_view tooltip);
+
 // Horizontal bars from zero, one per item (a kernel), the value written after the bar.
 struct bar {
   std::string label;   // shown (may be shortened by the caller)
