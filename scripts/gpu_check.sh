@@ -19,8 +19,10 @@ bench_log="$OUT/bench.log"   # the benchmarks' full output
 : >"$results"
 : >"$bench_log"
 started=$(date +%s)
-# The binaries link cuBLAS dynamically; the toolkit's folders are the fallback to their RUNPATH.
-export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64:/usr/local/cuda/lib"
+# The GPU tests link cuBLAS dynamically (the toolkit's folders are the fallback to their
+# RUNPATH); every binary links simdjson (reading results), which this machine lacks: the copy
+# carried in .deps/lib (scripts/stage_build.sh puts it there).
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$root/.deps/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib"
 
 step() { echo "== $* ($(($(date +%s) - started)) s)"; }
 

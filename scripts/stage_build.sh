@@ -27,4 +27,12 @@ ctest --test-dir "$build" -N >/dev/null  # let gtest discovery cache its lists
   done
 # Keep the discovered test lists newer than the executables, so ctest there does not rediscover.
 find "$stage" -name '*_tests.cmake' -exec touch {} +
+# The shared libraries the binaries need and the GPU machine lacks (simdjson), and the headers and
+# libraries its Python build needs (simdjson, zlib): into .deps, carried beside the stage.
+mkdir -p .deps/include .deps/lib
+cp -p /usr/include/simdjson.h /usr/include/zlib.h /usr/include/zconf.h .deps/include/
+simdjson=$(readlink -f /usr/lib/x86_64-linux-gnu/libsimdjson.so)
+cp -p "$simdjson" ".deps/lib/$(objdump -p "$simdjson" | awk '/SONAME/ {print $2}')"
+cp -p "$simdjson" .deps/lib/libsimdjson.so
+cp -p /usr/lib/x86_64-linux-gnu/libz.a .deps/lib/
 du -sh "$stage"

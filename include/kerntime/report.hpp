@@ -132,7 +132,13 @@ struct result_set {
 // Read a kerntime JSON of json_schema_version (the version this kerntime writes), plain or
 // gzip-compressed (whatever its name). Throw kerntime::invalid_argument naming the file
 // (`source`) and what is wrong with it.
-[[nodiscard]] result_set read_result_set(const std::filesystem::path& path);
+// What a reader keeps: a command that only compares or reports the numbers leaves out the trace
+// (the GPU records of the first iterations, a third of a result's memory).
+struct read_options {
+  bool trace = true;
+};
+[[nodiscard]] result_set read_result_set(const std::filesystem::path& path,
+                                         const read_options& options = {});
 [[nodiscard]] result_set parse_result_set(std::string_view json_text, std::string_view source);
 
 // One run as one line of JSON (an element of the schema's "runs", no newline), and back: how a
@@ -148,7 +154,8 @@ struct result_set {
 inline constexpr int json_schema_version = 1;
 
 // Writes through a temporary file in the same folder, then renames: a reader never sees a
-// partial file. A path ending in ".gz" is written gzip-compressed. Throws kerntime::invalid_argument naming the path when it cannot be written.
+// partial file. A path ending in ".gz" is written gzip-compressed. Throws
+// kerntime::invalid_argument naming the path when it cannot be written.
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
 

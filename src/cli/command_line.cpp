@@ -364,7 +364,7 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   // Read before running: a baseline that cannot be read must not cost a whole run.
   std::vector<result_set> baseline;
   if (!flags.baseline.empty()) {
-    baseline.push_back(read_result_set(flags.baseline));
+    baseline.push_back(read_result_set(flags.baseline, {.trace = false}));
   }
   if (flags.devices && flags.no_isolation) {
     throw invalid_argument("--devices runs a worker process per GPU and --no-isolation runs "

@@ -67,11 +67,11 @@ std::vector<result_set> read_side(const std::vector<side_file>& files, std::stri
   sets.reserve(files.size());
   for (const auto& file : files) {
     if (!file.in_folder) {
-      sets.push_back(read_result_set(file.path));
+      sets.push_back(read_result_set(file.path, {.trace = false})); // compare reads no trace
       continue;
     }
     try {
-      sets.push_back(read_result_set(file.path));
+      sets.push_back(read_result_set(file.path, {.trace = false})); // compare reads no trace
     } catch (const invalid_argument& e) {
       err << "kerntime: skipped " << file.path.string() << " in the " << side
           << " folder: " << message_line(e.what()) << '\n';

@@ -1,30 +1,24 @@
 #include "cli/merge_command.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <ostream>
 #include <set>
-#include <sstream>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "cli/exit_codes.hpp"
 #include "cli/run_context.hpp"
+#include "report/detail/gzip_file.hpp"
 #include "supervise/shard_merge.hpp"
 
 namespace kerntime::detail {
 namespace {
 
+// The whole file, plain or gzip-compressed.
 std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw invalid_argument(fmt::format("cannot read {}: no such file, or not readable; give the "
-                                       "files written by kerntime run --shard I/N --json FILE",
-                                       path));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  detail::line_reader file(path);
+  return file.rest();
 }
 
 std::vector<input_path> merged_inputs(const merge_flags& flags) {
@@ -96,10 +90,11 @@ int run_merge(const merge_flags& flags, const std::vector<std::string>& args,
   }
   const report_plan reports = plan_report_files(flags.reports, merged_inputs(flags));
   std::vector<named_input<result_set>> sets;
-  for (const auto& [path, text] : texts) {
+  for (auto& [path, text] : texts) {
     sets.push_back({path, parse_result_set(text, path)});
+    std::string().swap(text); // read: its memory goes back before the next file is parsed
   }
-  const result_set merged = merge_result_sets(sets, options);
+  const result_set merged = merge_result_sets(std::move(sets), options);
   if (!flags.quiet) {
     make_markdown_writer()->print(*env.out, merged.context, merged.runs);
     *env.out << std::flush;

@@ -57,13 +57,19 @@ int run_report(const report_flags& flags, const cli_environment& env) {
     inputs.push_back({"the baseline", flags.baseline});
   }
   const report_plan reports = plan_report_files(flags.reports, inputs);
-  std::vector<result_set> measured{read_result_set(flags.input)};
+  // The trace only where a file holds it (--trace, --json): a third of a result's memory.
+  const auto writes = [&flags](const char* flag) {
+    const auto it = flags.reports.files.find(flag);
+    return it != flags.reports.files.end() && !it->second.empty();
+  };
+  std::vector<result_set> measured{
+      read_result_set(flags.input, {.trace = writes("--trace") || writes("--json")})};
   if (flags.filter) {
     keep_found(measured.front(), *flags.filter, flags.input);
   }
   std::optional<comparison> compared;
   if (!flags.baseline.empty()) {
-    std::vector<result_set> base{read_result_set(flags.baseline)};
+    std::vector<result_set> base{read_result_set(flags.baseline, {.trace = false})};
     if (flags.filter) { // the same states on both sides: none is "only in the new run"
       const name_pattern found(*flags.filter, "--filter");
       std::erase_if(base.front().runs,

@@ -64,14 +64,15 @@ void check_schema_version(json_value document) {
   }
 }
 
-result_set whole(std::string_view text) {
+result_set whole(std::string_view text, const read_options& options) {
   json_parser parser;
   const json_value document = parser.parse(text);
   check_schema_version(document);
   result_set set;
   set.context = detail::context_of(detail::field(document, "context"));
-  set.runs =
-      detail::read_list<benchmark_run>(detail::field(document, "runs"), "runs", detail::run_of);
+  set.runs = detail::read_list<benchmark_run>(
+      detail::field(document, "runs"), "runs",
+      [&options](json_value run) { return detail::run_of(run, options.trace); });
   return set;
 }
 
@@ -87,7 +88,8 @@ bool starts_with(std::string_view text, std::string_view prefix) {
 //   ]}
 // nullopt as soon as a line departs from it: the caller parses the text whole. A line break never
 // falls inside a JSON string (the writer escapes it), so the pieces are the whole document.
-std::optional<result_set> by_lines(const std::function<bool(std::string_view&)>& next_line) {
+std::optional<result_set> by_lines(const std::function<bool(std::string_view&)>& next_line,
+                                   const read_options& options) {
   constexpr std::string_view version_line = "{\"json_schema_version\": ";
   constexpr std::string_view context_line = "\"context\": ";
   json_parser parser;
@@ -126,7 +128,8 @@ std::optional<result_set> by_lines(const std::function<bool(std::string_view&)>&
     if (more) {
       line.remove_suffix(1);
     }
-    set.runs.push_back(detail::run_of(parser.parse(line, fmt::format(" at line {}", line_number))));
+    set.runs.push_back(
+        detail::run_of(parser.parse(line, fmt::format(" at line {}", line_number)), options.trace));
   }
   return std::nullopt;
 }
@@ -145,10 +148,10 @@ result_set parse_result_set(std::string_view text, std::string_view source) {
     return true;
   };
   try {
-    if (auto set = by_lines(next_line)) {
+    if (auto set = by_lines(next_line, {})) {
       return std::move(*set);
     }
-    return whole(text);
+    return whole(text, {});
   } catch (const invalid_argument& e) {
     throw not_a_result_set(source, e.what());
   }
@@ -163,14 +166,15 @@ benchmark_run parse_run_json(std::string_view text, std::string_view source) {
   }
 }
 
-result_set read_result_set(const std::filesystem::path& path) {
+result_set read_result_set(const std::filesystem::path& path, const read_options& options) {
   detail::line_reader lines(path); // refused before anything is read: "cannot read FILE"
   try {
-    if (auto set = by_lines([&lines](std::string_view& line) { return lines.next(line); })) {
+    if (auto set =
+            by_lines([&lines](std::string_view& line) { return lines.next(line); }, options)) {
       return std::move(*set);
     }
     detail::line_reader again(path);
-    return whole(again.rest());
+    return whole(again.rest(), options);
   } catch (const invalid_argument& e) {
     throw not_a_result_set(path.string(), e.what());
   }

@@ -106,8 +106,8 @@ void add_missing_states(result_set& merged, const std::vector<int>& missing, int
   }
 }
 
-template <typename Item, typename NameOf>
-void check_unique(const std::vector<std::pair<std::string, const Item*>>& items, NameOf name_of) {
+template <typename Pointer, typename NameOf>
+void check_unique(const std::vector<std::pair<std::string, Pointer>>& items, NameOf name_of) {
   std::map<std::string, std::string> first_seen;
   for (const auto& [source, item] : items) {
     const auto [where, fresh] = first_seen.emplace(name_of(*item), source);
@@ -121,17 +121,17 @@ void check_unique(const std::vector<std::pair<std::string, const Item*>>& items,
 
 } // namespace
 
-result_set merge_result_sets(const std::vector<named_input<result_set>>& inputs,
+result_set merge_result_sets(std::vector<named_input<result_set>> inputs,
                              const merge_options& options) {
   if (inputs.empty()) {
     throw invalid_argument("nothing to merge: give the result files of the shards");
   }
   std::vector<origin> origins;
-  std::vector<std::pair<std::string, const benchmark_run*>> runs;
-  for (const auto& in : inputs) {
+  std::vector<std::pair<std::string, benchmark_run*>> runs;
+  for (auto& in : inputs) {
     origins.push_back({in.source, in.content.context.kerntime_version, in.content.context.shard,
                        in.content.context.plan_states});
-    for (const auto& run : in.content.runs) {
+    for (auto& run : in.content.runs) {
       runs.emplace_back(in.source, &run);
     }
   }
@@ -162,8 +162,9 @@ result_set merge_result_sets(const std::vector<named_input<result_set>>& inputs,
     }
   }
   merged.context.host_name = hosts;
+  merged.runs.reserve(runs.size());
   for (const auto& [source, run] : runs) {
-    merged.runs.push_back(*run);
+    merged.runs.push_back(std::move(*run)); // the inputs are this function's own
   }
   if (!missing.empty()) {
     add_missing_states(merged, missing, inputs.front().content.context.shard->count);

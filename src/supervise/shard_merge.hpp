@@ -29,7 +29,7 @@ struct merge_options {
 
 // Throws kerntime::invalid_argument naming the files and the problem. A partial merge
 // (allow_partial) adds a skipped record for each planned state of each missing shard.
-[[nodiscard]] result_set merge_result_sets(const std::vector<named_input<result_set>>& inputs,
+[[nodiscard]] result_set merge_result_sets(std::vector<named_input<result_set>> inputs,
                                            const merge_options& options);
 [[nodiscard]] plan_listing merge_plans(const std::vector<named_input<plan_listing>>& inputs,
                                        const merge_options& options);

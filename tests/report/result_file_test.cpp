@@ -74,6 +74,24 @@ TEST_F(result_file_test, AnEmptyRunListAndWindowsLineBreaksRead) {
   EXPECT_EQ(rewritten(parse_result_set(crlf, "crlf.json")), written_);
 }
 
+TEST_F(result_file_test, AReaderThatNeedsNoTraceLeavesOnlyTheTraceOut) {
+  const auto path = folder_ / "lines.json";
+  write_text(path, written_);
+  auto without = read_result_set(path, {.trace = false});
+  auto with = read_result_set(path);
+  ASSERT_EQ(without.runs.size(), with.runs.size());
+  std::size_t traced = 0;
+  for (std::size_t i = 0; i < with.runs.size(); ++i) {
+    if (with.runs[i].result) {
+      traced += with.runs[i].result->trace.size();
+      EXPECT_TRUE(without.runs[i].result->trace.empty());
+      with.runs[i].result->trace.clear();
+    }
+  }
+  EXPECT_GT(traced, 0U);
+  EXPECT_EQ(rewritten(without), rewritten(with)); // nothing else differs
+}
+
 TEST_F(result_file_test, AGzipFileIsWrittenCompressedAndReadWhateverItsName) {
   const auto path = folder_ / "suite.json.gz";
   write_file_atomically(path, [this](std::ostream& out) { out << written_; });

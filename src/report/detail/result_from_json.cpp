@@ -356,7 +356,7 @@ void judge_again_by_the_clock(measurement_result& r, json_value trials_json) {
   }
 }
 
-measurement_result result_of(json_value j) {
+measurement_result result_of(json_value j, bool with_trace) {
   measurement_result r;
   r.protocol_used = protocol_of(field(j, "protocol"));
   r.device = device_of(field(j, "device"));
@@ -388,7 +388,9 @@ measurement_result result_of(json_value j) {
         read<double>(k, "calls_per_iteration"), read<double>(k, "mean_ns"),
         read<double>(k, "median_ns"),           read<double>(k, "share")};
   });
-  r.trace = trace_of(field(j, "trace"));
+  if (with_trace) {
+    r.trace = trace_of(field(j, "trace"));
+  }
   r.telemetry = device_telemetry_of(field(j, "device_telemetry"));
   judge_again_by_the_clock(r, field(j, "trials"));
   r.energy = energy_of(j);
@@ -409,7 +411,7 @@ measurement_result result_of(json_value j) {
 
 } // namespace
 
-benchmark_run run_of(json_value j) {
+benchmark_run run_of(json_value j, bool with_trace) {
   benchmark_run run;
   run.benchmark = read<std::string>(j, "benchmark");
   run.state_name = read<std::string>(j, "state_name");
@@ -440,7 +442,7 @@ benchmark_run run_of(json_value j) {
   }
   run.plan_index = read_added_later<std::size_t>(j, "plan_index");
   if (!field(j, "result").is_null()) {
-    run.result = result_of(field(j, "result"));
+    run.result = result_of(field(j, "result"), with_trace);
   }
   return run;
 }

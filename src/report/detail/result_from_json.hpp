@@ -8,7 +8,8 @@
 
 namespace kerntime::detail {
 
-[[nodiscard]] benchmark_run run_of(json_value j);
+// `with_trace` false: the trace is left empty (read_options).
+[[nodiscard]] benchmark_run run_of(json_value j, bool with_trace = true);
 [[nodiscard]] run_context context_of(json_value j);
 
 } // namespace kerntime::detail
