@@ -20,6 +20,7 @@
 #include "cli/device_listing.hpp"
 #include "cli/device_selection.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/history_command.hpp"
 #include "cli/input_text.hpp"
 #include "cli/launch_choice.hpp"
 #include "cli/merge_command.hpp"
@@ -509,6 +510,11 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   auto* report = app.add_subcommand(
       "report", "Render a kerntime JSON again: HTML, JUnit, CSV, … (with --baseline, compared)");
   add_report_options(*report, report_settings);
+  history_flags history_settings;
+  auto* history = app.add_subcommand(
+      "history", "Keep runs in a store and find which commit made a state slower (add, show, "
+                 "changes)");
+  const history_commands history_subcommands = add_history_options(*history, history_settings);
   check_every_value(app);
 
   std::vector<const char*> argv;
@@ -578,6 +584,9 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     }
     if (*report) {
       return run_report(report_settings, env);
+    }
+    if (*history) {
+      return run_history(history_subcommands, history_settings, env);
     }
     if (run->count(flag(flag_names.flush_bytes)) > 0) {
       flags.protocol.flush_bytes = flush_bytes;

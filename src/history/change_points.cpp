@@ -41,11 +41,11 @@ t_test student(const moments& a, const moments& b) {
   t_test w;
   w.difference = b.mean - a.mean;
   const double df = static_cast<double>(a.count + b.count - 2);
-  const double pooled =
-      (a.variance * static_cast<double>(a.count - 1) + b.variance * static_cast<double>(b.count - 1)) /
-      df;
-  const double se = std::sqrt(pooled * (1.0 / static_cast<double>(a.count) +
-                                        1.0 / static_cast<double>(b.count)));
+  const double pooled = (a.variance * static_cast<double>(a.count - 1) +
+                         b.variance * static_cast<double>(b.count - 1)) /
+                        df;
+  const double se =
+      std::sqrt(pooled * (1.0 / static_cast<double>(a.count) + 1.0 / static_cast<double>(b.count)));
   if (se == 0) { // both sides constant: a difference is certain, none is none
     w.p = w.difference == 0 ? 1.0 : 0.0;
     return w;
@@ -108,8 +108,8 @@ std::vector<double> energy_divergence(std::span<const double> x, std::size_t min
     const double within_left = left[tau];
     const double within_right = right[n - tau];
     const double across = all - within_left - within_right;
-    const double e = 2 * across / (a * b) - within_left / (a * (a - 1) / 2) -
-                     within_right / (b * (b - 1) / 2);
+    const double e =
+        2 * across / (a * b) - within_left / (a * (a - 1) / 2) - within_right / (b * (b - 1) / 2);
     q[tau] = a * b / (a + b) * e;
   }
   return q;
@@ -129,8 +129,7 @@ std::vector<change_point> find_change_points(std::span<const double> series,
     if (end - begin < 2 * options.min_segment) {
       continue;
     }
-    const split s =
-        best_split(series.subspan(begin, end - begin), options.min_segment, candidates);
+    const split s = best_split(series.subspan(begin, end - begin), options.min_segment, candidates);
     if (s.index == 0 || s.p >= options.alpha) {
       continue;
     }

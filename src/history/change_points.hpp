@@ -1,9 +1,9 @@
 #pragma once
 // Level shifts in a series of measurements (a state's median, run after run): E-divisive means
 // (Matteson and James, 2014) locates the split that best separates the series into two
-// distributions, Student's t-test (pooled variance) on the two sides says whether the split is real, and binary
-// segmentation repeats both inside each side. docs/history.md says why this method and what its
-// error rates are, measured.
+// distributions, Student's t-test (pooled variance) on the two sides says whether the split is
+// real, and binary segmentation repeats both inside each side. docs/history.md says why this method
+// and what its error rates are, measured.
 
 #include <cstddef>
 #include <span>
@@ -12,19 +12,19 @@
 namespace kerntime::detail {
 
 struct change_options {
-  double alpha = 0.01;          // false changes per series, at most (Bonferroni over the splits)
-  std::size_t min_segment = 3;  // the fewest points on either side of a change
-  double min_change = 0.005;    // a shift smaller than this fraction of the level is not reported
+  double alpha = 0.01;         // false changes per series, at most (Bonferroni over the splits)
+  std::size_t min_segment = 3; // the fewest points on either side of a change
+  double min_change = 0.005;   // a shift smaller than this fraction of the level is not reported
 };
 
 struct change_point {
-  std::size_t index = 0;     // the first point of the new level
-  double before = 0;         // the mean of the segment before it (from the previous change)
-  double after = 0;          // the mean of the segment after it (to the next change)
-  double ratio = 1;          // after / before
-  double ratio_low = 1;      // the 95 % t interval of after - before, as a ratio to before
+  std::size_t index = 0; // the first point of the new level
+  double before = 0;     // the mean of the segment before it (from the previous change)
+  double after = 0;      // the mean of the segment after it (to the next change)
+  double ratio = 1;      // after / before
+  double ratio_low = 1;  // the 95 % t interval of after - before, as a ratio to before
   double ratio_high = 1;
-  double p_value = 1;        // the t-test's two-sided p of the two segments (uncorrected)
+  double p_value = 1; // the t-test's two-sided p of the two segments (uncorrected)
 };
 
 // The energy statistic of splitting `x` before each index in [min_segment, n - min_segment]

@@ -1,0 +1,301 @@
+#include "cli/history_command.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <ostream>
+
+#include "cli/compare_command.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/name_pattern.hpp"
+#include "history/change_points.hpp"
+#include "history/history_store.hpp"
+#include "kerntime/errors.hpp"
+#include "kerntime/report.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+std::string sqlite_path(const std::string& store) {
+  if (store.rfind("postgresql://", 0) == 0 || store.rfind("postgres://", 0) == 0) {
+    throw invalid_argument(fmt::format("--store {}: PostgreSQL stores are not supported yet; give "
+                                       "a SQLite file (--store history.sqlite)",
+                                       store));
+  }
+  return store.rfind("sqlite:", 0) == 0 ? store.substr(7) : store;
+}
+
+run_labels labels_of(const history_flags& flags) {
+  run_labels labels{flags.commit, flags.branch, {}};
+  for (const auto& label : flags.labels) {
+    const auto equals = label.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw invalid_argument(
+          fmt::format("--label {} is not KEY=VALUE; e.g. --label runner=h200-3", label));
+    }
+    labels.labels.emplace_back(label.substr(0, equals), label.substr(equals + 1));
+  }
+  return labels;
+}
+
+int add_runs(const history_flags& flags, const cli_environment& env) {
+  const auto labels = labels_of(flags);
+  history_store store(sqlite_path(flags.store), true);
+  for (const auto& path : flags.inputs) {
+    const result_set set = read_result_set(path, {.trace = false});
+    const auto id = store.add(set, labels, path);
+    *env.out << fmt::format("{}: added as run {} ({} states){}\n", path, id, set.runs.size(),
+                            flags.commit.empty() ? "" : ", commit " + flags.commit);
+  }
+  return exit_ok;
+}
+
+struct named_series {
+  std::string device;
+  std::string state;
+  std::vector<series_point> points;
+};
+
+std::vector<named_series> selected_series(const history_flags& flags) {
+  const history_store store(sqlite_path(flags.store), false);
+  std::optional<name_pattern> pattern;
+  if (flags.filter) {
+    pattern.emplace(*flags.filter, "--filter");
+  }
+  std::vector<named_series> out;
+  for (const auto& [device, state] : store.series_names()) {
+    if ((flags.device && device != *flags.device) || (pattern && !pattern->finds(state))) {
+      continue;
+    }
+    auto points = store.series({state, device, flags.branch_filter});
+    if (!points.empty()) {
+      out.push_back({device, state, std::move(points)});
+    }
+  }
+  if (out.empty()) {
+    throw invalid_argument(
+        fmt::format("no series in {} matches{}{}{}; `kerntime history show "
+                    "--store {}` lists them",
+                    flags.store, flags.filter ? " --filter " + *flags.filter : "",
+                    flags.device ? " --device " + *flags.device : "",
+                    flags.branch_filter ? " --branch " + *flags.branch_filter : "", flags.store));
+  }
+  return out;
+}
+
+std::string micro(double ns) {
+  return fmt::format("{:.3f} µs", ns / 1000);
+}
+
+void write_json(const std::optional<std::string>& target, const nlohmann::json& document,
+                const cli_environment& env) {
+  if (!target) {
+    return;
+  }
+  if (*target == "-") {
+    *env.out << document.dump(2) << '\n';
+  } else {
+    write_file_atomically(*target, [&](std::ostream& out) { out << document.dump(2) << '\n'; });
+  }
+}
+
+int show(const history_flags& flags, const cli_environment& env) {
+  const auto all = selected_series(flags);
+  nlohmann::json document = {{"series", nlohmann::json::array()}};
+  for (const auto& s : all) {
+    nlohmann::json points = nlohmann::json::array();
+    if (flags.json != "-") {
+      *env.out << fmt::format("## {} on {}\n\n| run | date | commit | branch | median | interval "
+                              "|\n|---:|---|---|---|---:|---|\n",
+                              s.state, s.device);
+    }
+    for (const auto& p : s.points) {
+      if (flags.json != "-") {
+        *env.out << fmt::format("| {} | {} | {} | {} | {} | {} |\n", p.run_id, p.date, p.commit,
+                                p.branch, micro(p.median_ns),
+                                p.low_ns && p.high_ns
+                                    ? fmt::format("[{}, {}]", micro(*p.low_ns), micro(*p.high_ns))
+                                    : std::string("–"));
+      }
+      points.push_back(
+          {{"run", p.run_id},
+           {"date", p.date},
+           {"commit", p.commit},
+           {"branch", p.branch},
+           {"median_ns", p.median_ns},
+           {"low_ns", p.low_ns ? nlohmann::json(*p.low_ns) : nlohmann::json()},
+           {"high_ns", p.high_ns ? nlohmann::json(*p.high_ns) : nlohmann::json()},
+           {"sm_clock_mhz", p.sm_clock_mhz ? nlohmann::json(*p.sm_clock_mhz) : nlohmann::json()}});
+    }
+    if (flags.json != "-") {
+      *env.out << '\n';
+    }
+    document["series"].push_back({{"device", s.device}, {"state", s.state}, {"points", points}});
+  }
+  write_json(flags.json, document, env);
+  return exit_ok;
+}
+
+// The kernels of the last good and the first bad run: appeared, disappeared, moved beyond the band.
+std::vector<std::string> kernel_changes(const series_point& good, const series_point& bad,
+                                        double threshold) {
+  std::map<std::string, double> before(good.kernels.begin(), good.kernels.end());
+  std::map<std::string, double> after(bad.kernels.begin(), bad.kernels.end());
+  std::vector<std::string> out;
+  for (const auto& [name, ns] : after) {
+    const auto it = before.find(name);
+    if (it == before.end()) {
+      out.push_back(fmt::format("appeared: {} ({})", name, micro(ns)));
+    } else if (it->second > 0 && std::abs(ns / it->second - 1) > threshold) {
+      out.push_back(fmt::format("moved: {} {} -> {} ({:+.1f} %)", name, micro(it->second),
+                                micro(ns), 100 * (ns / it->second - 1)));
+    }
+  }
+  for (const auto& [name, ns] : before) {
+    if (!after.contains(name)) {
+      out.push_back(fmt::format("disappeared: {} ({})", name, micro(ns)));
+    }
+  }
+  return out;
+}
+
+std::optional<double> mean_clock(std::span<const series_point> points) {
+  double sum = 0;
+  int count = 0;
+  for (const auto& p : points) {
+    if (p.sm_clock_mhz) {
+      sum += *p.sm_clock_mhz;
+      ++count;
+    }
+  }
+  return count > 0 ? std::optional<double>(sum / count) : std::nullopt;
+}
+
+int changes(const history_flags& flags, const cli_environment& env) {
+  const double threshold = threshold_flag(flags.threshold);
+  if (!(flags.alpha > 0 && flags.alpha < 1)) {
+    throw invalid_argument(
+        fmt::format("--alpha {} must be above 0 and below 1; e.g. 0.01", flags.alpha));
+  }
+  const auto all = selected_series(flags);
+  nlohmann::json document = {
+      {"threshold", threshold}, {"alpha", flags.alpha}, {"changes", nlohmann::json::array()}};
+  int slower_at_tip = 0;
+  std::size_t found = 0;
+  const bool markdown = flags.json != "-";
+  if (markdown) {
+    *env.out << "| state | device | last good run | first changed run | change [95 % interval] "
+                "| SM clock before → after | kernels |\n|---|---|---|---|---|---|---|\n";
+  }
+  for (const auto& s : all) {
+    std::vector<double> medians;
+    medians.reserve(s.points.size());
+    for (const auto& p : s.points) {
+      medians.push_back(p.median_ns);
+    }
+    const auto found_here = find_change_points(medians, {.alpha = flags.alpha});
+    for (std::size_t i = 0; i < found_here.size(); ++i) {
+      const auto& c = found_here[i];
+      const auto& good = s.points[c.index - 1];
+      const auto& bad = s.points[c.index];
+      const std::size_t from = i == 0 ? 0 : found_here[i - 1].index;
+      const std::size_t to = i + 1 == found_here.size() ? s.points.size() : found_here[i + 1].index;
+      const std::span<const series_point> points(s.points);
+      const auto clock_before = mean_clock(points.subspan(from, c.index - from));
+      const auto clock_after = mean_clock(points.subspan(c.index, to - c.index));
+      const bool tip = i + 1 == found_here.size();
+      const bool slower = c.ratio_low > 1 + threshold;
+      slower_at_tip += tip && slower ? 1 : 0;
+      ++found;
+      const auto kernels = kernel_changes(good, bad, threshold);
+      const auto run_text = [](const series_point& p) {
+        return fmt::format("run {} ({}{})", p.run_id, p.date,
+                           p.commit.empty() ? "" : ", " + p.commit);
+      };
+      if (markdown) {
+        *env.out << fmt::format(
+            "| {}{} | {} | {} | {} | {:+.2f} % [{:+.2f}, {:+.2f}] | {} | {} |\n", s.state,
+            tip && slower ? " **slower**" : "", s.device, run_text(good), run_text(bad),
+            100 * (c.ratio - 1), 100 * (c.ratio_low - 1), 100 * (c.ratio_high - 1),
+            clock_before && clock_after
+                ? fmt::format("{:.0f} → {:.0f} MHz", *clock_before, *clock_after)
+                : std::string("–"),
+            kernels.empty() ? std::string("–") : fmt::format("{}", fmt::join(kernels, "; ")));
+      }
+      document["changes"].push_back(
+          {{"device", s.device},
+           {"state", s.state},
+           {"last_good", {{"run", good.run_id}, {"date", good.date}, {"commit", good.commit}}},
+           {"first_changed", {{"run", bad.run_id}, {"date", bad.date}, {"commit", bad.commit}}},
+           {"ratio", c.ratio},
+           {"ratio_low", c.ratio_low},
+           {"ratio_high", c.ratio_high},
+           {"p_value", c.p_value},
+           {"at_tip", tip},
+           {"slower_beyond_band", slower},
+           {"sm_clock_before_mhz", clock_before ? nlohmann::json(*clock_before) : nlohmann::json()},
+           {"sm_clock_after_mhz", clock_after ? nlohmann::json(*clock_after) : nlohmann::json()},
+           {"kernels", kernels}});
+    }
+  }
+  if (markdown) {
+    *env.out << fmt::format("\n{} change{} in {} series; {} state{} slower at the tip beyond "
+                            "±{:g} %\n",
+                            found, found == 1 ? "" : "s", all.size(), slower_at_tip,
+                            slower_at_tip == 1 ? "" : "s", 100 * threshold);
+  }
+  write_json(flags.json, document, env);
+  return slower_at_tip > 0 ? exit_regression : exit_ok;
+}
+
+} // namespace
+
+history_commands add_history_options(CLI::App& history, history_flags& flags) {
+  history.require_subcommand(1);
+  history_commands c;
+  c.add = history.add_subcommand("add", "Keep runs' results in the history store");
+  c.add->add_option("files", flags.inputs, "kerntime JSON files (run --json, merge --json)")
+      ->required();
+  c.add->add_option("--commit", flags.commit, "The commit the runs measured");
+  c.add->add_option("--branch", flags.branch, "The branch the runs measured");
+  c.add->add_option("--label", flags.labels, "KEY=VALUE kept with the runs; repeat for several");
+  c.show = history.add_subcommand("show", "Each state's series: median and interval per run");
+  c.changes = history.add_subcommand(
+      "changes", "Level shifts in each state's series, with the runs and commits around each "
+                 "(exit 1 when a state's latest change made it slower)");
+  for (auto* command : {c.add, c.show, c.changes}) {
+    command->add_option("--store", flags.store,
+                        "The history store, a SQLite file (created by add)");
+  }
+  for (auto* command : {c.show, c.changes}) {
+    command->add_option("--filter", flags.filter,
+                        "Only states whose name this pattern finds (RE2 syntax)");
+    command->add_option("--device", flags.device, "Only this GPU model, e.g. 'NVIDIA H200'");
+    command->add_option("--branch", flags.branch_filter, "Only runs of this branch");
+    command->add_option("--json", flags.json, "Write JSON to FILE, or - for stdout")
+        ->expected(0, 1)
+        ->default_str("-");
+  }
+  c.changes->add_option("--threshold", flags.threshold,
+                        "A latest change slower than this band fails the gate, e.g. 1% or 0.01");
+  c.changes->add_option("--alpha", flags.alpha,
+                        "False changes per series, at most (the test's level)");
+  return c;
+}
+
+int run_history(const history_commands& commands, const history_flags& flags,
+                const cli_environment& env) {
+  if (*commands.add) {
+    return add_runs(flags, env);
+  }
+  if (*commands.show) {
+    return show(flags, env);
+  }
+  return changes(flags, env);
+}
+
+} // namespace kerntime::detail
