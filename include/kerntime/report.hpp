@@ -129,8 +129,9 @@ struct result_set {
   run_context context;
   std::vector<benchmark_run> runs;
 };
-// Read a kerntime JSON of json_schema_version (the version this kerntime writes), plain or
-// gzip-compressed (whatever its name). Throw kerntime::invalid_argument naming the file
+// Read a kerntime JSON of json_schema_version (the version this kerntime writes) or an earlier
+// one, plain or gzip-compressed (whatever its name). Throw kerntime::invalid_argument naming the
+// file
 // (`source`) and what is wrong with it.
 // What a reader keeps: a command that only compares or reports the numbers leaves out the trace
 // (the GPU records of the first iterations, a third of a result's memory).
@@ -151,7 +152,10 @@ struct read_options {
 [[nodiscard]] std::string to_json(const measurement_result& result);
 
 // The version of the JSON schema written by make_json_writer (docs/schema/kerntime.schema.json).
-inline constexpr int json_schema_version = 1;
+// 2 (2026-12-04): the trace names each kernel once ({"kernels", "records"}); version 1 wrote a
+// list of records. Files of every version from 1 on are read.
+inline constexpr int json_schema_version = 2;
+inline constexpr int oldest_json_schema_version = 1;
 
 // Writes through a temporary file in the same folder, then renames: a reader never sees a
 // partial file. A path ending in ".gz" is written gzip-compressed. Throws

@@ -66,15 +66,31 @@ std::vector<named_series> selected_series(const history_flags& flags) {
   if (flags.filter) {
     pattern.emplace(*flags.filter, "--filter");
   }
-  std::vector<named_series> out;
+  const auto wanted = [&](const std::string& device, const std::string& state) {
+    return (!flags.device || device == *flags.device) && (!pattern || pattern->finds(state));
+  };
+  std::vector<std::pair<std::string, std::string>> names;
   for (const auto& [device, state] : store.series_names()) {
-    if ((flags.device && device != *flags.device) || (pattern && !pattern->finds(state))) {
-      continue;
+    if (wanted(device, state)) {
+      names.emplace_back(device, state);
     }
-    auto points = store.series({state, device, flags.branch_filter});
-    if (!points.empty()) {
-      out.push_back({device, state, std::move(points)});
+  }
+  std::vector<named_series> out;
+  constexpr std::size_t one_query_each = 32; // beyond, one pass over the store is quicker
+  if (names.size() <= one_query_each) {
+    for (const auto& [device, state] : names) {
+      auto points = store.series({state, device, flags.branch_filter});
+      if (!points.empty()) {
+        out.push_back({device, state, std::move(points)});
+      }
     }
+  } else {
+    store.each_series(flags.branch_filter, [&](const std::string& device, const std::string& state,
+                                               std::vector<series_point> points) {
+      if (wanted(device, state)) {
+        out.push_back({device, state, std::move(points)});
+      }
+    });
   }
   if (out.empty()) {
     throw invalid_argument(
@@ -143,8 +159,10 @@ int show(const history_flags& flags, const cli_environment& env) {
 // The kernels of the last good and the first bad run: appeared, disappeared, moved beyond the band.
 std::vector<std::string> kernel_changes(const series_point& good, const series_point& bad,
                                         double threshold) {
-  std::map<std::string, double> before(good.kernels.begin(), good.kernels.end());
-  std::map<std::string, double> after(bad.kernels.begin(), bad.kernels.end());
+  const auto good_kernels = kernels_of(good);
+  const auto bad_kernels = kernels_of(bad);
+  std::map<std::string, double> before(good_kernels.begin(), good_kernels.end());
+  std::map<std::string, double> after(bad_kernels.begin(), bad_kernels.end());
   std::vector<std::string> out;
   for (const auto& [name, ns] : after) {
     const auto it = before.find(name);

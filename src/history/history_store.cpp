@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 #include "kerntime/errors.hpp"
@@ -32,7 +33,10 @@ constexpr const char* migrations[] = {
     "  trial_medians TEXT, sm_clock_mhz REAL, kernels TEXT,"
     "  PRIMARY KEY (run_id, name));"
     "CREATE INDEX states_by_name ON states (name, run_id);"
-    "CREATE INDEX runs_by_device ON runs (device_name, date);",
+    "CREATE INDEX runs_by_device ON runs (device_name, date);"
+    // Every (GPU model, state) measured at least once: the list of series without a scan.
+    "CREATE TABLE series (device_name TEXT NOT NULL, name TEXT NOT NULL,"
+    "  PRIMARY KEY (device_name, name)) WITHOUT ROWID;",
 };
 static_assert(std::size(migrations) == history_schema_version);
 
@@ -249,6 +253,11 @@ std::int64_t history_store::add(const result_set& set, const run_labels& labels,
             .bind(11, kernels.dump());
       }
       row.step();
+      if (run.status == run_status::ok && run.result) {
+        statement listed(db_, "INSERT OR IGNORE INTO series (device_name, name) VALUES (?, ?)");
+        listed.bind(1, device_name).bind(2, run.state_name);
+        listed.step();
+      }
     }
     execute(db_, "COMMIT", path_);
     return id;
@@ -267,8 +276,7 @@ std::size_t history_store::run_count() const {
 }
 
 std::vector<std::pair<std::string, std::string>> history_store::series_names() const {
-  statement names(db_, "SELECT DISTINCT r.device_name, s.name FROM states s JOIN runs r ON "
-                       "r.id = s.run_id WHERE s.status = 'ok' ORDER BY r.device_name, s.name");
+  statement names(db_, "SELECT device_name, name FROM series ORDER BY device_name, name");
   std::vector<std::pair<std::string, std::string>> out;
   while (names.step()) {
     out.emplace_back(names.text(0), names.text(1));
@@ -276,32 +284,80 @@ std::vector<std::pair<std::string, std::string>> history_store::series_names() c
   return out;
 }
 
+namespace {
+
+constexpr const char* point_columns =
+    "r.id, r.date, r.commit_sha, r.branch, s.median_ns, s.low_ns, "
+    "s.high_ns, s.sm_clock_mhz, s.kernels";
+
+series_point point_of(const statement& row) {
+  series_point p;
+  p.run_id = row.integer(0);
+  p.date = row.text(1);
+  p.commit = row.text(2);
+  p.branch = row.text(3);
+  p.median_ns = row.number(4).value_or(0);
+  p.low_ns = row.number(5);
+  p.high_ns = row.number(6);
+  p.sm_clock_mhz = row.number(7);
+  p.kernels_json = row.text(8);
+  return p;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, double>> kernels_of(const series_point& p) {
+  std::vector<std::pair<std::string, double>> kernels;
+  for (const auto& k : nlohmann::json::parse(p.kernels_json, nullptr, false)) {
+    if (k.is_array() && k.size() == 2 && k[0].is_string() && k[1].is_number()) {
+      kernels.emplace_back(k[0].get<std::string>(), k[1].get<double>());
+    }
+  }
+  return kernels;
+}
+
 std::vector<series_point> history_store::series(const series_query& query) const {
-  statement rows(db_, "SELECT r.id, r.date, r.commit_sha, r.branch, s.median_ns, s.low_ns, "
-                      "s.high_ns, s.sm_clock_mhz, s.kernels FROM states s JOIN runs r ON "
-                      "r.id = s.run_id WHERE s.name = ? AND r.device_name = ? AND "
-                      "s.status = 'ok' AND (? = 0 OR r.branch = ?) ORDER BY r.date, r.id");
+  statement rows(db_, fmt::format("SELECT {} FROM states s JOIN runs r ON r.id = s.run_id WHERE "
+                                  "s.name = ? AND r.device_name = ? AND s.status = 'ok' AND "
+                                  "(? = 0 OR r.branch = ?) ORDER BY r.date, r.id",
+                                  point_columns)
+                          .c_str());
   rows.bind(1, query.state).bind(2, query.device);
   rows.bind(3, static_cast<std::int64_t>(query.branch ? 1 : 0)).bind(4, query.branch.value_or(""));
   std::vector<series_point> out;
   while (rows.step()) {
-    series_point p;
-    p.run_id = rows.integer(0);
-    p.date = rows.text(1);
-    p.commit = rows.text(2);
-    p.branch = rows.text(3);
-    p.median_ns = rows.number(4).value_or(0);
-    p.low_ns = rows.number(5);
-    p.high_ns = rows.number(6);
-    p.sm_clock_mhz = rows.number(7);
-    for (const auto& k : nlohmann::json::parse(rows.text(8), nullptr, false)) {
-      if (k.is_array() && k.size() == 2 && k[0].is_string() && k[1].is_number()) {
-        p.kernels.emplace_back(k[0].get<std::string>(), k[1].get<double>());
-      }
-    }
-    out.push_back(std::move(p));
+    out.push_back(point_of(rows));
   }
   return out;
+}
+
+void history_store::each_series(
+    const std::optional<std::string>& branch,
+    const std::function<void(const std::string& device, const std::string& state,
+                             std::vector<series_point> points)>& visit) const {
+  statement rows(db_, fmt::format("SELECT {}, r.device_name, s.name FROM states s JOIN runs r ON "
+                                  "r.id = s.run_id WHERE s.status = 'ok' AND (? = 0 OR "
+                                  "r.branch = ?) ORDER BY r.device_name, s.name, r.date, r.id",
+                                  point_columns)
+                          .c_str());
+  rows.bind(1, static_cast<std::int64_t>(branch ? 1 : 0)).bind(2, branch.value_or(""));
+  std::string device;
+  std::string state;
+  std::vector<series_point> points;
+  while (rows.step()) {
+    if (rows.text(9) != device || rows.text(10) != state) {
+      if (!points.empty()) {
+        visit(device, state, std::move(points));
+      }
+      points.clear();
+      device = rows.text(9);
+      state = rows.text(10);
+    }
+    points.push_back(point_of(rows));
+  }
+  if (!points.empty()) {
+    visit(device, state, std::move(points));
+  }
 }
 
 } // namespace kerntime::detail

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,9 +39,12 @@ struct series_point {
   double median_ns = 0;
   std::optional<double> low_ns; // the run's interval of the median, where it had one
   std::optional<double> high_ns;
-  std::optional<double> sm_clock_mhz;                  // the mean on-GPU clock of its trials
-  std::vector<std::pair<std::string, double>> kernels; // name, median ns per iteration
+  std::optional<double> sm_clock_mhz; // the mean on-GPU clock of its trials
+  std::string kernels_json;           // read by kernels_of, where a change needs them
 };
+
+// The kernels of a run of a state: name, median ns per iteration.
+[[nodiscard]] std::vector<std::pair<std::string, double>> kernels_of(const series_point& p);
 
 struct series_query {
   std::string state;
@@ -66,6 +70,11 @@ public:
   // Every (device model, state) with at least one measured run, sorted.
   [[nodiscard]] std::vector<std::pair<std::string, std::string>> series_names() const;
   [[nodiscard]] std::vector<series_point> series(const series_query& query) const;
+  // Every series in one pass over the store (sorted by GPU model and state), for `changes`
+  // over many states: one query instead of one per state.
+  void each_series(const std::optional<std::string>& branch,
+                   const std::function<void(const std::string& device, const std::string& state,
+                                            std::vector<series_point> points)>& visit) const;
 
 private:
   std::filesystem::path path_;

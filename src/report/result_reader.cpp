@@ -57,10 +57,12 @@ void check_schema_version(json_value document) {
   }
   const json_value version = detail::field(document, "json_schema_version");
   std::int64_t number = 0;
-  if (version.get_int64().get(number) != simdjson::SUCCESS || number != json_schema_version) {
+  if (version.get_int64().get(number) != simdjson::SUCCESS || number < oldest_json_schema_version ||
+      number > json_schema_version) {
     throw invalid_argument(fmt::format("its json_schema_version is {}, this kerntime reads "
-                                       "version {}",
-                                       simdjson::to_string(version), json_schema_version));
+                                       "versions {} to {}",
+                                       simdjson::to_string(version), oldest_json_schema_version,
+                                       json_schema_version));
   }
 }
 

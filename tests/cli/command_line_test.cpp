@@ -101,15 +101,16 @@ TEST_F(command_line, list_applies_filter_and_axis_overrides) {
 TEST_F(command_line, a_command_is_required) {
   const auto result = run({});
   EXPECT_EQ(result.exit_code, exit_bad_input);
-  EXPECT_NE(result.err.find("a command is required; the commands are run, list, info, compare, "
-                            "merge, ab, calibrate and report (kerntime --help explains them)"),
-            std::string::npos)
+  EXPECT_NE(
+      result.err.find("a command is required; the commands are run, list, info, compare, "
+                      "merge, ab, calibrate, report and history (kerntime --help explains them)"),
+      std::string::npos)
       << result.err;
 }
 
 TEST_F(command_line, an_unknown_command_is_told_every_command) {
   expect_bad_input({"bogus"}, "'bogus' is not a kerntime command; the commands are run, list, "
-                              "info, compare, merge, ab, calibrate and report");
+                              "info, compare, merge, ab, calibrate, report and history");
 }
 
 TEST_F(command_line, version_prints_kerntime_s_version) {

@@ -74,6 +74,28 @@ TEST_F(history_store_test, RunsAddedReadBackAsEachStatesSeriesOldestFirst) {
   EXPECT_TRUE(store.series({state, device, std::string("other")}).empty());
 }
 
+TEST_F(history_store_test, OnePassOverTheStoreReadsTheSameSeriesAsOneQueryEach) {
+  history_store store(path_, true);
+  for (int i = 0; i < 3; ++i) {
+    store.add(run_on(fmt::format("2026-11-0{}T00:00:00Z", 3 - i), 1.0 + i), {}, "r.json");
+  }
+  store.add(run_on("2026-11-05T00:00:00Z", 1.0, "NVIDIA B200"), {}, "b200.json");
+  std::size_t visited = 0;
+  store.each_series(std::nullopt, [&](const std::string& device, const std::string& state,
+                                      std::vector<series_point> points) {
+    const auto one = store.series({state, device, std::nullopt});
+    ASSERT_EQ(points.size(), one.size()) << device << " " << state;
+    for (std::size_t i = 0; i < one.size(); ++i) {
+      EXPECT_EQ(points[i].run_id, one[i].run_id);
+      EXPECT_EQ(points[i].median_ns, one[i].median_ns);
+      EXPECT_EQ(kernels_of(points[i]), kernels_of(one[i]));
+    }
+    ++visited;
+  });
+  EXPECT_EQ(visited, store.series_names().size());
+  EXPECT_GT(visited, 2U);
+}
+
 TEST_F(history_store_test, ARunAddedTwiceIsRefusedAndTheStoreKeepsOne) {
   history_store store(path_, true);
   store.add(run_on("2026-11-01T00:00:00Z"), {}, "a.json");

@@ -7,6 +7,8 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "render.hpp"
@@ -53,6 +55,19 @@ TEST(ResultReader, ASchemaVersionThatWouldWrapToOneIsRefused) {
   auto document = written();
   document.at("json_schema_version") = 4294967297;
   EXPECT_NE(refusal(document).find("its json_schema_version is 4294967297"), std::string::npos);
+}
+
+TEST(ResultReader, EveryVersionFromTheOldestReadsAndANewerOneIsRefusedNamingBoth) {
+  auto document = written();
+  document.at("json_schema_version") = json_schema_version + 1;
+  EXPECT_NE(refusal(document).find(fmt::format("its json_schema_version is {}, this kerntime "
+                                               "reads versions {} to {}",
+                                               json_schema_version + 1, oldest_json_schema_version,
+                                               json_schema_version)),
+            std::string::npos)
+      << refusal(document);
+  document.at("json_schema_version") = oldest_json_schema_version;
+  EXPECT_EQ(refusal(document), "read without complaint");
 }
 
 TEST(ResultReader, AnIntegerWrittenAsAFloatInRangeStillReads) {
