@@ -13,6 +13,7 @@
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
 #include "kerntime/roofline.hpp"
+#include "report/runs_speed_of_light.hpp"
 #include "roofline/speed_of_light.hpp"
 
 namespace py = pybind11;

@@ -37,6 +37,7 @@
 #include "cli/worker_loop.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/report.hpp"
+#include "report/runs_speed_of_light.hpp"
 #include "supervise/plan_listing.hpp"
 #include "supervise/shard.hpp"
 #include "supervise/worker_process.hpp"

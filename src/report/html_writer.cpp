@@ -10,7 +10,7 @@
 #include <map>
 #include <ostream>
 
-#include "kerntime/compare.hpp"
+#include "kerntime/comparison.hpp"
 #include "kerntime/report.hpp"
 #include "report/detail/benchmark_groups.hpp"
 #include "report/detail/counters_text.hpp"

@@ -7,11 +7,9 @@
 #include <string_view>
 #include <utility>
 
-#include "kerntime/benchmark.hpp"
 #include "kerntime/counters.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/protocol.hpp"
-#include "kerntime/report.hpp"
 #include "kerntime/result.hpp"
 #include "result/name_table.hpp"
 
@@ -62,21 +60,6 @@ constexpr name_table<activity_kind, 3> activity_kinds{{
     {activity_kind::memset, "memset"},
     {activity_kind::memcpy, "memcpy"},
 }};
-constexpr name_table<axis_kind, 4> axis_kinds{{
-    {axis_kind::int64, "int"},
-    {axis_kind::float64, "float"},
-    {axis_kind::string, "string"},
-    {axis_kind::type, "type"},
-}};
-constexpr name_table<run_status, 3> run_statuses{{
-    {run_status::ok, "ok"},
-    {run_status::failed, "failed"},
-    {run_status::skipped, "skipped"},
-}};
-constexpr name_table<junit_family, 2> junit_families{{
-    {junit_family::xunit1, "xunit1"},
-    {junit_family::xunit2, "xunit2"},
-}};
 constexpr name_table<error_kind, 11> error_kinds{{
     {error_kind::invalid_argument, "invalid_argument"},
     {error_kind::device_unavailable, "device_unavailable"},
@@ -101,13 +84,7 @@ KERNTIME_ENUM_NAMES(cupti_mode, cupti_modes, parse_cupti_mode)
 KERNTIME_ENUM_NAMES(stop_reason, stop_reasons, parse_stop_reason)
 KERNTIME_ENUM_NAMES(counters_status, counters_statuses, parse_counters_status)
 KERNTIME_ENUM_NAMES(activity_kind, activity_kinds, parse_activity_kind)
-KERNTIME_ENUM_NAMES(run_status, run_statuses, parse_run_status)
 KERNTIME_ENUM_NAMES(error_kind, error_kinds, parse_error_kind)
-KERNTIME_ENUM_NAMES(junit_family, junit_families, parse_junit_family)
-
-std::string_view to_string(axis_kind k) {
-  return name_of(axis_kinds, k);
-}
 
 error_kind error_kind_of(const std::exception& e) noexcept {
   const auto* ours = dynamic_cast<const error*>(&e);

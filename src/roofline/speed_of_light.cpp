@@ -111,33 +111,4 @@ void add_counter_fractions(counters_summary& counters, const device_peaks& peaks
   }
 }
 
-void add_speed_of_light(std::span<benchmark_run> runs, const roofline_settings& settings) {
-  for (auto& run : runs) {
-    if (run.status != run_status::ok || !run.result) {
-      continue;
-    }
-    std::optional<device_peaks> peaks = table_peaks(peak_inputs_of(*run.result));
-    if (settings.overrides) {
-      peaks = apply_overrides(std::move(peaks), *settings.overrides);
-    }
-    if (!peaks) {
-      continue;
-    }
-    add_counter_fractions(run.result->counters, *peaks);
-    const declared_work work{run.flops, run.flops_precision, run.bytes, run.result->latency_ns,
-                             run.result->device.l2_bytes};
-    const calibration* achievable = settings.achievable ? &*settings.achievable : nullptr;
-    run.sol = compute_speed_of_light(work, *peaks, achievable, settings.achievable_source);
-    // With counters, what DRAM really moved says what the memory share is.
-    const counters_derived& measured = run.result->counters.derived;
-    if (run.sol && run.sol->memory_pct && *run.sol->memory_pct > 100 && measured.dram_bytes &&
-        peaks->bytes_per_s) {
-      run.sol->notes.push_back(fmt::format(
-          "the counters measured {:.3g} MB of DRAM traffic: {:.1f}% of the DRAM peak",
-          *measured.dram_bytes / 1e6,
-          100 * *measured.dram_bytes / (run.result->latency_ns * 1e-9) / *peaks->bytes_per_s));
-    }
-  }
-}
-
 } // namespace kerntime::detail

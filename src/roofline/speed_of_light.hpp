@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "kerntime/report.hpp"
+#include "kerntime/result.hpp"
 #include "kerntime/roofline.hpp"
 #include "roofline/calibration_file.hpp"
 #include "roofline/peak_table.hpp"
@@ -41,9 +41,5 @@ struct roofline_settings {
 // The measured DRAM bytes per second of a counters block (whole iteration and each kernel) as a
 // fraction of the peak DRAM bandwidth; nothing when counters were not measured or there is no peak.
 void add_counter_fractions(counters_summary& counters, const device_peaks& peaks);
-
-// Sets `sol` on every ok run whose declared work and device give one, and the counters' fractions
-// of peak bandwidth on every run with measured counters.
-void add_speed_of_light(std::span<benchmark_run> runs, const roofline_settings& settings);
 
 } // namespace kerntime::detail

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "kerntime/errors.hpp"
+#include "report/runs_speed_of_light.hpp"
 #include "roofline/calibration_file.hpp"
 #include "roofline/peak_table.hpp"
 #include "roofline/peaks_file.hpp"
