@@ -13,6 +13,7 @@
 #include "kerntime/cuda.hpp"
 #include "kerntime/measure.hpp"
 #include "kerntime/report.hpp"
+#include "result/summarise.hpp"
 #include "roofline/calibration_file.hpp"
 #include "roofline/peak_table.hpp"
 
@@ -33,18 +34,6 @@ protocol calibration_protocol() {
   p.repeats = 10;
   p.input_sets = 1;
   return p;
-}
-
-std::optional<double> mean_measured_clock(const measurement_result& r) {
-  double sum = 0;
-  int count = 0;
-  for (const auto& trial : r.trials) {
-    if (trial.telemetry.measured_sm_clock_mhz) {
-      sum += *trial.telemetry.measured_sm_clock_mhz;
-      ++count;
-    }
-  }
-  return count > 0 ? std::optional<double>(sum / count) : std::nullopt;
 }
 
 } // namespace
@@ -137,7 +126,7 @@ int run_calibrate(const calibrate_flags& flags, const std::vector<std::string>& 
         const measurement_result r =
             measure([&](cudaStream_t stream, int) { gemm->run(stream); }, p);
         c.gemm_flops_per_s[precision] = flops / (r.latency_ns * 1e-9);
-        if (auto clock = mean_measured_clock(r)) {
+        if (auto clock = mean_measured_sm_clock(r.trials)) {
           clock_sum += *clock;
           ++clock_count;
         }

@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "kerntime/errors.hpp"
+#include "result/summarise.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -68,6 +69,11 @@ public:
     }
     return *this;
   }
+  // Ready to run again with new values (none bound).
+  void reset() {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
   // True while a row is there to read.
   bool step() {
     const int rc = sqlite3_step(stmt_);
@@ -109,18 +115,6 @@ void execute(sqlite3* db, const char* sql, const std::filesystem::path& path) {
 std::string now_utc() {
   const auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", now);
-}
-
-std::optional<double> mean_clock(const measurement_result& r) {
-  double sum = 0;
-  int count = 0;
-  for (const auto& t : r.trials) {
-    if (t.telemetry.measured_sm_clock_mhz) {
-      sum += *t.telemetry.measured_sm_clock_mhz;
-      ++count;
-    }
-  }
-  return count > 0 ? std::optional<double>(sum / count) : std::nullopt;
 }
 
 } // namespace
@@ -231,10 +225,12 @@ std::int64_t history_store::add(const result_set& set, const run_labels& labels,
         .bind(14, now_utc());
     insert.step();
     const std::int64_t id = sqlite3_last_insert_rowid(db_);
+    statement row(db_, "INSERT INTO states (run_id, name, benchmark, status, median_ns, "
+                       "low_ns, high_ns, cv, trial_medians, sm_clock_mhz, kernels) "
+                       "VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+    statement listed(db_, "INSERT OR IGNORE INTO series (device_name, name) VALUES (?, ?)");
     for (const auto& run : set.runs) {
-      statement row(db_, "INSERT INTO states (run_id, name, benchmark, status, median_ns, "
-                         "low_ns, high_ns, cv, trial_medians, sm_clock_mhz, kernels) "
-                         "VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+      row.reset();
       row.bind(1, id).bind(2, run.state_name).bind(3, run.benchmark);
       row.bind(4, std::string(to_string(run.status)));
       if (run.result) {
@@ -249,12 +245,12 @@ std::int64_t history_store::add(const result_set& set, const run_labels& labels,
             .bind(7, interval ? std::optional(interval->high) : std::nullopt)
             .bind(8, std::optional(r.stats.cv))
             .bind(9, nlohmann::json(r.trials_summary.medians).dump())
-            .bind(10, mean_clock(r))
+            .bind(10, mean_measured_sm_clock(r.trials))
             .bind(11, kernels.dump());
       }
       row.step();
       if (run.status == run_status::ok && run.result) {
-        statement listed(db_, "INSERT OR IGNORE INTO series (device_name, name) VALUES (?, ?)");
+        listed.reset();
         listed.bind(1, device_name).bind(2, run.state_name);
         listed.step();
       }

@@ -48,6 +48,18 @@ std::vector<double> all_spans(const std::vector<trial_result>& trials) {
   return spans;
 }
 
+std::optional<double> mean_measured_sm_clock(const std::vector<trial_result>& trials) {
+  double sum = 0;
+  int count = 0;
+  for (const auto& trial : trials) {
+    if (trial.telemetry.measured_sm_clock_mhz) {
+      sum += *trial.telemetry.measured_sm_clock_mhz;
+      ++count;
+    }
+  }
+  return count > 0 ? std::optional<double>(sum / count) : std::nullopt;
+}
+
 std::vector<double> headline_medians(const std::vector<trial_result>& trials,
                                      headline_metric metric) {
   std::vector<double> medians;

@@ -3,6 +3,7 @@
 // its statistics (headline, span, busy, per trial). Pure, so reports and tests see the same
 // numbers.
 
+#include <optional>
 #include <vector>
 
 #include "kerntime/protocol.hpp"
@@ -24,6 +25,9 @@ inline constexpr int traced_iterations = 10;
 // Every iteration's span, trial after trial: what the timer's step is read off
 // (timer_resolution.hpp; a span is one difference of two timestamps, a busy time a sum of many).
 [[nodiscard]] std::vector<double> all_spans(const std::vector<trial_result>& trials);
+
+// The mean of the trials' SM clocks measured on the GPU (nullopt when no trial has one).
+[[nodiscard]] std::optional<double> mean_measured_sm_clock(const std::vector<trial_result>& trials);
 
 // Each trial's median of the headline metric: the independent units the interval is built on.
 [[nodiscard]] std::vector<double> headline_medians(const std::vector<trial_result>& trials,
