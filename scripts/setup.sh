@@ -8,7 +8,7 @@ packages=(cmake ninja-build g++ libfmt-dev nlohmann-json3-dev libcli11-dev libgt
   libbenchmark-dev libboost-dev libre2-dev pybind11-dev python3-dev python3-pytest python3-jsonschema
   libxml2-utils python3-pytest-xdist
   libsimdjson-dev zlib1g-dev # reading results, .json.gz
-  libsqlite3-dev # the results history (src/history)
+  libsqlite3-dev libpq-dev postgresql # the results history (src/history; a PostgreSQL server in tests)
   ccache # compiles cached between builds and runs on this machine (README: CI times)
   chromium # the HTML report's browser test (tests/report/check_html_report.py)
   clang libclang-rt-14-dev # clang, libFuzzer and the sanitizers: scripts/fuzz.sh

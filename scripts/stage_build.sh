@@ -31,6 +31,9 @@ find "$stage" -name '*_tests.cmake' -exec touch {} +
 # libraries its Python build needs (simdjson, zlib): into .deps, carried beside the stage.
 mkdir -p .deps/include .deps/lib
 cp -p /usr/include/simdjson.h /usr/include/zlib.h /usr/include/zconf.h .deps/include/
+# libpq's header (the PostgreSQL history store loads libpq itself, when a store names a server).
+cp -p /usr/include/postgresql/libpq-fe.h /usr/include/postgresql/postgres_ext.h \
+  /usr/include/postgresql/pg_config_ext.h .deps/include/
 simdjson=$(readlink -f /usr/lib/x86_64-linux-gnu/libsimdjson.so)
 cp -p "$simdjson" ".deps/lib/$(objdump -p "$simdjson" | awk '/SONAME/ {print $2}')"
 cp -p "$simdjson" .deps/lib/libsimdjson.so

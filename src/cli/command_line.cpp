@@ -514,7 +514,7 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   history_flags history_settings;
   auto* history = app.add_subcommand(
       "history", "Keep runs in a store and find which commit made a state slower (add, show, "
-                 "changes)");
+                 "changes, baseline)");
   const history_commands history_subcommands = add_history_options(*history, history_settings);
   check_every_value(app);
 
@@ -587,7 +587,7 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
       return run_report(report_settings, env);
     }
     if (*history) {
-      return run_history(history_subcommands, history_settings, env);
+      return run_history(history_subcommands, history_settings, args, env);
     }
     if (run->count(flag(flag_names.flush_bytes)) > 0) {
       flags.protocol.flush_bytes = flush_bytes;

@@ -12,6 +12,7 @@
 #include "cli/compare_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/name_pattern.hpp"
+#include "cli/run_context.hpp"
 #include "history/change_points.hpp"
 #include "history/history_store.hpp"
 #include "kerntime/errors.hpp"
@@ -19,15 +20,6 @@
 
 namespace kerntime::detail {
 namespace {
-
-std::string sqlite_path(const std::string& store) {
-  if (store.rfind("postgresql://", 0) == 0 || store.rfind("postgres://", 0) == 0) {
-    throw invalid_argument(fmt::format("--store {}: PostgreSQL stores are not supported yet; give "
-                                       "a SQLite file (--store history.sqlite)",
-                                       store));
-  }
-  return store.rfind("sqlite:", 0) == 0 ? store.substr(7) : store;
-}
 
 run_labels labels_of(const history_flags& flags) {
   run_labels labels{flags.commit, flags.branch, {}};
@@ -44,7 +36,7 @@ run_labels labels_of(const history_flags& flags) {
 
 int add_runs(const history_flags& flags, const cli_environment& env) {
   const auto labels = labels_of(flags);
-  history_store store(sqlite_path(flags.store), true);
+  history_store store(flags.store, true);
   for (const auto& path : flags.inputs) {
     const result_set set = read_result_set(path, {.trace = false});
     const auto id = store.add(set, labels, path);
@@ -61,7 +53,7 @@ struct named_series {
 };
 
 std::vector<named_series> selected_series(const history_flags& flags) {
-  const history_store store(sqlite_path(flags.store), false);
+  const history_store store(flags.store, false);
   std::optional<name_pattern> pattern;
   if (flags.filter) {
     pattern.emplace(*flags.filter, "--filter");
@@ -270,6 +262,85 @@ int changes(const history_flags& flags, const cli_environment& env) {
   return slower_at_tip > 0 ? exit_regression : exit_ok;
 }
 
+// The newest --last runs of one GPU model (and branch), every state of each with its result:
+// a result set of several runs per state, which compare reads as that many base runs.
+int baseline(const history_flags& flags, const std::vector<std::string>& args,
+             const cli_environment& env) {
+  if (flags.last < 2) {
+    throw invalid_argument(fmt::format(
+        "--last {}: a baseline needs at least 2 runs (their spread is the point); e.g. --last 5",
+        flags.last));
+  }
+  if (!flags.json) {
+    throw invalid_argument("history baseline writes a result file: give --json FILE (or - for "
+                           "stdout), then kerntime compare --base FILE NEW.json");
+  }
+  const history_store store(flags.store, false);
+  std::string device;
+  if (flags.device) {
+    device = *flags.device;
+  } else {
+    const auto devices = store.devices(flags.branch_filter);
+    if (devices.size() != 1) {
+      throw invalid_argument(fmt::format(
+          "{}: pick the GPU model with --device (the store holds {}{})", flags.store,
+          devices.empty() ? "no runs" : fmt::format("runs of {}", fmt::join(devices, ", ")),
+          flags.branch_filter ? " on branch " + *flags.branch_filter : ""));
+    }
+    device = devices.front();
+  }
+  const auto runs = store.last_runs(device, flags.branch_filter, flags.last);
+  std::optional<name_pattern> pattern;
+  if (flags.filter) {
+    pattern.emplace(*flags.filter, "--filter");
+  }
+  std::vector<benchmark_run> states;
+  std::vector<std::string> used;
+  std::vector<std::string> without_results;
+  for (const auto& run : runs) {
+    auto results = store.results_of(run.id);
+    (results ? used : without_results)
+        .push_back(fmt::format("run {} ({}{})", run.id, run.date,
+                               run.commit.empty() ? "" : ", " + run.commit));
+    for (auto& state : results.value_or(std::vector<benchmark_run>())) {
+      if (!pattern || pattern->finds(state.state_name)) {
+        states.push_back(std::move(state));
+      }
+    }
+  }
+  if (states.empty() && flags.filter) {
+    throw invalid_argument(fmt::format("--filter {} matches no state of {}", *flags.filter,
+                                       fmt::join(used, ", ")));
+  }
+  if (used.size() < 2) {
+    throw invalid_argument(fmt::format(
+        "{} holds {} run{} of {}{} with results to make a baseline of; a baseline needs at "
+        "least 2{}",
+        flags.store, used.size(), used.size() == 1 ? "" : "s", device,
+        flags.branch_filter ? " on branch " + *flags.branch_filter : "",
+        without_results.empty()
+            ? ""
+            : fmt::format(" ({} added by a kerntime that kept no results)",
+                          fmt::join(without_results, ", "))));
+  }
+  const auto context = make_run_context(args, states);
+  const auto write = [&](std::ostream& out) { make_json_writer()->print(out, context, states); };
+  if (*flags.json == "-") {
+    write(*env.out);
+  } else {
+    write_file_atomically(*flags.json, write);
+    *env.out << fmt::format("{}: a baseline of {} runs of {}{}: {}\n", *flags.json, used.size(),
+                            device,
+                            flags.branch_filter ? " on branch " + *flags.branch_filter : "",
+                            fmt::join(used, ", "));
+  }
+  if (!without_results.empty()) {
+    *env.err << fmt::format("kerntime: left out {}: added by a kerntime that kept no results\n",
+                            fmt::join(without_results, ", "));
+  }
+  return exit_ok;
+}
+
 } // namespace
 
 history_commands add_history_options(CLI::App& history, history_flags& flags) {
@@ -285,11 +356,16 @@ history_commands add_history_options(CLI::App& history, history_flags& flags) {
   c.changes = history.add_subcommand(
       "changes", "Level shifts in each state's series, with the runs and commits around each "
                  "(exit 1 when a state's latest change made it slower)");
-  for (auto* command : {c.add, c.show, c.changes}) {
+  c.baseline = history.add_subcommand(
+      "baseline", "Write the newest runs of a branch as one baseline file (several runs per "
+                  "state) for compare --base and run --baseline");
+  c.baseline->add_option("--last", flags.last, "How many of the newest runs (at least 2)");
+  for (auto* command : {c.add, c.show, c.changes, c.baseline}) {
     command->add_option("--store", flags.store,
-                        "The history store, a SQLite file (created by add)");
+                        "The history store: a SQLite file (created by add), or a PostgreSQL "
+                        "database, postgresql://USER@HOST:PORT/DATABASE");
   }
-  for (auto* command : {c.show, c.changes}) {
+  for (auto* command : {c.show, c.changes, c.baseline}) {
     command->add_option("--filter", flags.filter,
                         "Only states whose name this pattern finds (RE2 syntax)");
     command->add_option("--device", flags.device, "Only this GPU model, e.g. 'NVIDIA H200'");
@@ -306,9 +382,12 @@ history_commands add_history_options(CLI::App& history, history_flags& flags) {
 }
 
 int run_history(const history_commands& commands, const history_flags& flags,
-                const cli_environment& env) {
+                const std::vector<std::string>& args, const cli_environment& env) {
   if (*commands.add) {
     return add_runs(flags, env);
+  }
+  if (*commands.baseline) {
+    return baseline(flags, args, env);
   }
   if (*commands.show) {
     return show(flags, env);

@@ -1,6 +1,7 @@
 #pragma once
-// `kerntime history add|show|changes`: runs kept in a store (src/history), each state's series
-// shown, and the level shifts in it found with the runs and commits around each.
+// `kerntime history add|show|changes|baseline`: runs kept in a store (src/history), each state's
+// series shown, the level shifts in it found with the runs and commits around each, and the newest
+// runs written as a baseline of several runs.
 
 #include <CLI/CLI.hpp>
 
@@ -26,12 +27,15 @@ struct history_flags {
   std::optional<std::string> json; // FILE, or - for stdout
   std::string threshold = "1%";
   double alpha = 0.01;
+  // baseline
+  std::size_t last = 5;
 };
 
 struct history_commands {
   CLI::App* add = nullptr;
   CLI::App* show = nullptr;
   CLI::App* changes = nullptr;
+  CLI::App* baseline = nullptr;
 };
 
 history_commands add_history_options(CLI::App& history, history_flags& flags);
@@ -39,6 +43,6 @@ history_commands add_history_options(CLI::App& history, history_flags& flags);
 // Exit 0; 1 (changes) when a state's latest change made it slower beyond --threshold; 2 bad
 // input (a missing or newer store, a file that is not a result set, a run added twice).
 [[nodiscard]] int run_history(const history_commands& commands, const history_flags& flags,
-                              const cli_environment& env);
+                              const std::vector<std::string>& args, const cli_environment& env);
 
 } // namespace kerntime::detail

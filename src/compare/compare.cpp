@@ -97,7 +97,7 @@ gathered gather(std::span<const result_set> sets,
 // The verdict from the interval and the band, and for an undecided one the units that would
 // likely decide it (toward "same" inside the band, or toward a change outside it). More units
 // narrow only the statistical part of the interval (`interval`), not the timer's step in it.
-void decide(state_comparison& s, const detail::ratio_interval& interval) {
+void decide(state_comparison& s, const detail::ratio_interval& interval, double alpha) {
   s.outcome = verdict_of(s.ratio_low, s.ratio_high, s.band);
   if (s.outcome != verdict::inconclusive) {
     return;
@@ -112,6 +112,20 @@ void decide(state_comparison& s, const detail::ratio_interval& interval) {
         "more {} cannot settle it: the timer's step ({:.0f} ns) alone makes the interval "
         "±{:.1f} % wide; measure more work per iteration or widen --threshold",
         s.unit, s.timer_resolution_ns, 100 * std::expm1(step_part)));
+    return;
+  }
+  if (s.new_units == 1 && s.unit == "runs") { // one new run against a baseline of several
+    const auto runs = detail::base_runs_for_half_width(interval.log_half_width,
+                                                       wanted - step_part, s.base_units, alpha);
+    s.notes.push_back(
+        runs ? fmt::format("a baseline of about {} runs would settle it (history baseline "
+                           "--last {})",
+                           *runs, *runs)
+             : fmt::format("more base runs cannot settle it: the runs' own spread, which the "
+                           "new run has too, is wider than the band (±{:.1f} %); measure the new "
+                           "side several times (--new FILE, repeated) or run both sides "
+                           "interleaved with kerntime ab A_PROGRAM B_PROGRAM",
+                           100 * s.band));
     return;
   }
   const int needed = detail::units_for_half_width(interval.log_half_width, wanted - step_part,
@@ -176,7 +190,10 @@ state_comparison compare_state(const std::string& name, const side& base, const 
   s.base_ns = median(base.iterations(s.metric));
   s.new_ns = median(changed.iterations(s.metric));
   s.ratio = s.new_ns / s.base_ns;
-  const bool by_runs = base.runs.size() >= 2 && changed.runs.size() >= 2;
+  // Several base runs against one new run (a baseline from `kerntime history baseline`, used by
+  // `run --baseline`): the base runs' spread estimates the between-run spread, no floor needed.
+  const bool against_runs = base.runs.size() >= 2 && changed.runs.size() == 1;
+  const bool by_runs = (base.runs.size() >= 2 && changed.runs.size() >= 2) || against_runs;
   s.unit = by_runs ? "runs" : "trials";
   const auto base_units = by_runs ? base.run_medians(s.metric) : base.trial_medians(s.metric);
   const auto new_units = by_runs ? changed.run_medians(s.metric) : changed.trial_medians(s.metric);
@@ -202,12 +219,15 @@ state_comparison compare_state(const std::string& name, const side& base, const 
                     "on the H200); compare several runs per side";
   }
   s.timer_resolution_ns = std::max(base.timer_resolution_ns(), changed.timer_resolution_ns());
-  if (const auto interval =
-          detail::welch_log_ratio_interval(base_units, new_units, options.alpha)) {
+  const auto interval =
+      against_runs
+          ? detail::prediction_log_ratio_interval(base_units, new_units.front(), options.alpha)
+          : detail::welch_log_ratio_interval(base_units, new_units, options.alpha);
+  if (interval) {
     s.ratio_low = interval->low;
     s.ratio_high = interval->high;
     add_timer_step(s);
-    decide(s, *interval);
+    decide(s, *interval, options.alpha);
   } else {
     s.ratio_low = s.ratio_high = s.ratio;
     s.outcome = verdict::inconclusive;

@@ -62,6 +62,45 @@ std::optional<ratio_interval> welch_log_ratio_interval(std::span<const double> b
   return r;
 }
 
+std::optional<ratio_interval> prediction_log_ratio_interval(std::span<const double> base,
+                                                            double changed, double alpha) {
+  const auto b = of_logs(base);
+  if (!b || !(changed > 0)) {
+    return std::nullopt;
+  }
+  const double difference = std::log(changed) - b->mean;
+  ratio_interval r;
+  r.degrees_of_freedom = b->count - 1;
+  const double se = std::sqrt(b->variance * (1 + 1 / b->count));
+  if (se > 0) {
+    const boost::math::students_t t(r.degrees_of_freedom);
+    r.log_half_width = boost::math::quantile(boost::math::complement(t, alpha / 2)) * se;
+  }
+  r.low = std::exp(difference - r.log_half_width);
+  r.high = std::exp(difference + r.log_half_width);
+  return r;
+}
+
+std::optional<int> base_runs_for_half_width(double now, double wanted, int base_runs,
+                                            double alpha) {
+  const auto half_width = [alpha](double spread, int n) {
+    const boost::math::students_t t(n - 1);
+    return boost::math::quantile(boost::math::complement(t, alpha / 2)) * spread *
+           std::sqrt(1 + 1.0 / n);
+  };
+  if (base_runs < 2 || !(wanted > 0)) {
+    return std::nullopt;
+  }
+  const double spread = now / half_width(1, base_runs);
+  constexpr int most_runs = 1000; // beyond, the interval is the normal one within 0.1 %
+  for (int n = base_runs; n <= most_runs; ++n) {
+    if (half_width(spread, n) <= wanted) {
+      return n;
+    }
+  }
+  return std::nullopt;
+}
+
 int units_for_half_width(double now, double wanted, int units) {
   if (!(wanted > 0) || now <= wanted) {
     return units;

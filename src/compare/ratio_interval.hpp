@@ -20,6 +20,19 @@ struct ratio_interval {
 welch_log_ratio_interval(std::span<const double> base, std::span<const double> changed,
                          double alpha);
 
+// One new run against several base runs (a baseline from history): the base runs' spread is the
+// between-run spread the new run has too, so the interval of NEW/BASE is a t prediction interval
+// on the logarithms, ± t(n-1) · s · sqrt(1 + 1/n). nullopt with fewer than 2 base runs or a value
+// <= 0.
+[[nodiscard]] std::optional<ratio_interval>
+prediction_log_ratio_interval(std::span<const double> base, double changed, double alpha);
+
+// Base runs that would make a prediction interval's half width (log scale) `wanted`, from one
+// that is `now` with `base_runs`; nullopt when no number of base runs can: the new run's own
+// between-run spread alone is wider.
+[[nodiscard]] std::optional<int> base_runs_for_half_width(double now, double wanted, int base_runs,
+                                                          double alpha);
+
 // Units per side that would make the interval's half width (log scale) `wanted`, from one that
 // is `now` with `units` per side: the width shrinks with the square root of the units. At most
 // a million.

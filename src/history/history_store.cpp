@@ -3,12 +3,11 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <sqlite3.h>
+#include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <functional>
-#include <numeric>
 
 #include "kerntime/errors.hpp"
 #include "result/summarise.hpp"
@@ -16,8 +15,9 @@
 namespace kerntime::detail {
 namespace {
 
-// Each schema version's statements, in order: a store at version v runs those after v.
-constexpr const char* migrations[] = {
+// Each schema version's statements, in order: a store at version v runs those after v. The two
+// dialects keep the same tables and columns; only the types differ (PostgreSQL's REAL is 4 bytes).
+constexpr const char* sqlite_migrations[] = {
     // 1: runs and their states.
     "CREATE TABLE runs ("
     "  id INTEGER PRIMARY KEY,"
@@ -38,137 +38,121 @@ constexpr const char* migrations[] = {
     // Every (GPU model, state) measured at least once: the list of series without a scan.
     "CREATE TABLE series (device_name TEXT NOT NULL, name TEXT NOT NULL,"
     "  PRIMARY KEY (device_name, name)) WITHOUT ROWID;",
+    // 2: the state's result without its trace, zlib-compressed, and its size unpacked.
+    "ALTER TABLE states ADD COLUMN result BLOB;"
+    "ALTER TABLE states ADD COLUMN result_size INTEGER;",
 };
-static_assert(std::size(migrations) == history_schema_version);
-
-// A prepared statement, finalised on scope exit.
-class statement {
-public:
-  statement(sqlite3* db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) {
-      throw invalid_argument(fmt::format("the history store: {}", sqlite3_errmsg(db)));
-    }
-  }
-  ~statement() { sqlite3_finalize(stmt_); }
-  statement(const statement&) = delete;
-  statement& operator=(const statement&) = delete;
-
-  statement& bind(int i, const std::string& text) {
-    sqlite3_bind_text(stmt_, i, text.c_str(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
-    return *this;
-  }
-  statement& bind(int i, std::int64_t value) {
-    sqlite3_bind_int64(stmt_, i, value);
-    return *this;
-  }
-  statement& bind(int i, std::optional<double> value) {
-    if (value && std::isfinite(*value)) {
-      sqlite3_bind_double(stmt_, i, *value);
-    } else {
-      sqlite3_bind_null(stmt_, i);
-    }
-    return *this;
-  }
-  // Ready to run again with new values (none bound).
-  void reset() {
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-  }
-  // True while a row is there to read.
-  bool step() {
-    const int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) {
-      return true;
-    }
-    if (rc != SQLITE_DONE) {
-      throw invalid_argument(fmt::format("the history store: {}", sqlite3_errmsg(db_)));
-    }
-    return false;
-  }
-  [[nodiscard]] std::string text(int column) const {
-    const auto* p = sqlite3_column_text(stmt_, column);
-    return p != nullptr ? reinterpret_cast<const char*>(p) : "";
-  }
-  [[nodiscard]] std::int64_t integer(int column) const {
-    return sqlite3_column_int64(stmt_, column);
-  }
-  [[nodiscard]] std::optional<double> number(int column) const {
-    return sqlite3_column_type(stmt_, column) == SQLITE_NULL
-               ? std::nullopt
-               : std::optional<double>(sqlite3_column_double(stmt_, column));
-  }
-
-private:
-  sqlite3* db_;
-  sqlite3_stmt* stmt_ = nullptr;
+constexpr const char* postgres_migrations[] = {
+    "CREATE SCHEMA IF NOT EXISTS kerntime;"
+    "CREATE TABLE runs ("
+    "  id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+    "  identity TEXT NOT NULL UNIQUE,"
+    "  date TEXT NOT NULL, host TEXT NOT NULL, command_line TEXT NOT NULL,"
+    "  kerntime_version TEXT NOT NULL, device_name TEXT NOT NULL, device_uuid TEXT NOT NULL,"
+    "  driver_version BIGINT NOT NULL, runtime_version BIGINT NOT NULL,"
+    "  commit_sha TEXT NOT NULL, branch TEXT NOT NULL, labels TEXT NOT NULL,"
+    "  source TEXT NOT NULL, added TEXT NOT NULL);"
+    "CREATE TABLE states ("
+    "  run_id BIGINT NOT NULL REFERENCES runs(id),"
+    "  name TEXT NOT NULL, benchmark TEXT NOT NULL, status TEXT NOT NULL,"
+    "  median_ns DOUBLE PRECISION, low_ns DOUBLE PRECISION, high_ns DOUBLE PRECISION,"
+    "  cv DOUBLE PRECISION, trial_medians TEXT, sm_clock_mhz DOUBLE PRECISION, kernels TEXT,"
+    "  PRIMARY KEY (run_id, name));"
+    "CREATE INDEX states_by_name ON states (name, run_id);"
+    "CREATE INDEX runs_by_device ON runs (device_name, date);"
+    "CREATE TABLE series (device_name TEXT NOT NULL, name TEXT NOT NULL,"
+    "  PRIMARY KEY (device_name, name));",
+    "ALTER TABLE states ADD COLUMN result BYTEA;"
+    "ALTER TABLE states ADD COLUMN result_size BIGINT;",
 };
-
-void execute(sqlite3* db, const char* sql, const std::filesystem::path& path) {
-  char* message = nullptr;
-  if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
-    const std::string why = message != nullptr ? message : sqlite3_errmsg(db);
-    sqlite3_free(message);
-    throw invalid_argument(fmt::format("the history store {}: {}", path.string(), why));
-  }
-}
+static_assert(std::size(sqlite_migrations) == history_schema_version);
+static_assert(std::size(postgres_migrations) == history_schema_version);
 
 std::string now_utc() {
   const auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", now);
 }
 
+std::vector<unsigned char> compressed(const std::string& text) {
+  std::vector<unsigned char> out(compressBound(text.size()));
+  uLongf size = out.size();
+  if (compress2(out.data(), &size, reinterpret_cast<const Bytef*>(text.data()), text.size(),
+                Z_DEFAULT_COMPRESSION) != Z_OK) {
+    throw invalid_argument("the history store: cannot compress a result (out of memory)");
+  }
+  out.resize(size);
+  return out;
+}
+
+std::string uncompressed(const std::vector<unsigned char>& bytes, std::int64_t size,
+                         std::int64_t run_id) {
+  std::string out(static_cast<std::size_t>(size), '\0');
+  uLongf length = out.size();
+  if (size < 0 || uncompress(reinterpret_cast<Bytef*>(out.data()), &length, bytes.data(),
+                             bytes.size()) != Z_OK ||
+      length != out.size()) {
+    throw invalid_argument(
+        fmt::format("the history store: run {} holds a damaged result; add that run again to a "
+                    "new store",
+                    run_id));
+  }
+  return out;
+}
+
 } // namespace
 
-history_store::history_store(const std::filesystem::path& path, bool create) : path_(path) {
-  std::error_code ignored;
-  if (!create && !std::filesystem::exists(path, ignored)) {
-    throw invalid_argument(fmt::format("no history store at {}; add runs first with `kerntime "
-                                       "history add RUN.json --store {}`",
-                                       path.string(), path.string()));
-  }
-  const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-  if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
-    const std::string why = db_ != nullptr ? sqlite3_errmsg(db_) : "out of memory";
-    sqlite3_close(db_);
-    db_ = nullptr;
-    throw invalid_argument(fmt::format("cannot open the history store {}: {}; give a writable "
-                                       "path (--store FILE)",
-                                       path.string(), why));
-  }
-  // Writers of other processes (CI runners) wait up to a minute for each other.
-  sqlite3_busy_timeout(db_, 60'000);
-  try {
-    statement version(db_, "PRAGMA user_version");
-    version.step();
-    const auto found = version.integer(0);
+history_store::history_store(const std::string& store, bool create)
+    : history_store(open_history_database(store, create), create) {}
+
+history_store::history_store(std::unique_ptr<history_database> database, bool create)
+    : db_(std::move(database)) {
+  const std::string& name = db_->name();
+  const auto refuse_newer = [&](int found) {
     if (found > history_schema_version) {
       throw invalid_argument(fmt::format(
           "the history store {} has schema version {}, written by a newer kerntime; this one "
           "reads version {} (use that kerntime, or a store of your own)",
-          path.string(), found, history_schema_version));
+          name, found, history_schema_version));
     }
-    if (found < history_schema_version) {
-      execute(db_, "BEGIN IMMEDIATE", path_);
+  };
+  try {
+    int found = db_->schema_version();
+    if (found == history_schema_version) {
+      return;
+    }
+    refuse_newer(found);
+    if (found == 0 && !create) {
+      throw invalid_argument(fmt::format("no history store at {}; add runs first with `kerntime "
+                                         "history add RUN.json --store {}`",
+                                         name, name));
+    }
+    db_->begin_writing();
+    try {
+      found = db_->schema_version(); // another writer may have migrated it meanwhile
+      refuse_newer(found);
+      const auto& migrations = db_->dialect() == history_database::kind::sqlite
+                                   ? sqlite_migrations
+                                   : postgres_migrations;
       for (auto v = found; v < history_schema_version; ++v) {
-        execute(db_, migrations[v], path_);
+        db_->execute(migrations[v]);
       }
-      execute(db_, fmt::format("PRAGMA user_version = {}", history_schema_version).c_str(), path_);
-      execute(db_, "COMMIT", path_);
+      if (found < history_schema_version) {
+        db_->set_schema_version(history_schema_version);
+      }
+      db_->commit();
+    } catch (...) {
+      db_->rollback();
+      throw;
     }
   } catch (const invalid_argument& e) {
-    sqlite3_close(db_);
     const std::string why = e.what();
-    if (why.find(path.string()) != std::string::npos) {
+    if (why.find(name) != std::string::npos) {
       throw;
     }
     throw invalid_argument(fmt::format("cannot use {} as a history store ({}); give a store "
                                        "kerntime history add made, or a new path",
-                                       path.string(), why));
+                                       name, why));
   }
-}
-
-history_store::~history_store() {
-  sqlite3_close(db_);
 }
 
 std::int64_t history_store::add(const result_set& set, const run_labels& labels,
@@ -193,23 +177,23 @@ std::int64_t history_store::add(const result_set& set, const run_labels& labels,
   }
   const std::string identity =
       fmt::format("{}|{}|{}|{}", c.date, c.host_name, c.command_line, uuid);
-  execute(db_, "BEGIN IMMEDIATE", path_);
+  db_->begin_writing();
   try {
     {
-      statement known(db_, "SELECT id FROM runs WHERE identity = ?");
-      known.bind(1, identity);
-      if (known.step()) {
+      auto known = db_->prepare("SELECT id FROM runs WHERE identity = ?");
+      known->bind(1, identity);
+      if (known->step()) {
         throw invalid_argument(fmt::format(
             "{} is already in the history store {} (run {}, measured {} on {}): a run is added "
             "once",
-            source, path_.string(), known.integer(0), c.date, c.host_name));
+            source, name(), known->integer(0), c.date, c.host_name));
       }
     }
-    statement insert(db_, "INSERT INTO runs (identity, date, host, command_line, "
-                          "kerntime_version, device_name, device_uuid, driver_version, "
-                          "runtime_version, commit_sha, branch, labels, source, added) "
-                          "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    insert.bind(1, identity)
+    auto insert = db_->prepare("INSERT INTO runs (identity, date, host, command_line, "
+                               "kerntime_version, device_name, device_uuid, driver_version, "
+                               "runtime_version, commit_sha, branch, labels, source, added) "
+                               "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id");
+    insert->bind(1, identity)
         .bind(2, c.date)
         .bind(3, c.host_name)
         .bind(4, c.command_line)
@@ -223,59 +207,65 @@ std::int64_t history_store::add(const result_set& set, const run_labels& labels,
         .bind(12, label_text.dump())
         .bind(13, source)
         .bind(14, now_utc());
-    insert.step();
-    const std::int64_t id = sqlite3_last_insert_rowid(db_);
-    statement row(db_, "INSERT INTO states (run_id, name, benchmark, status, median_ns, "
-                       "low_ns, high_ns, cv, trial_medians, sm_clock_mhz, kernels) "
-                       "VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-    statement listed(db_, "INSERT OR IGNORE INTO series (device_name, name) VALUES (?, ?)");
+    insert->step();
+    const std::int64_t id = insert->integer(0);
+    insert.reset(); // its rows read: the connection is free for the next statement
+    auto row = db_->prepare("INSERT INTO states (run_id, name, benchmark, status, median_ns, "
+                            "low_ns, high_ns, cv, trial_medians, sm_clock_mhz, kernels, result, "
+                            "result_size) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    auto listed = db_->prepare(
+        "INSERT INTO series (device_name, name) VALUES (?, ?) ON CONFLICT DO NOTHING");
     for (const auto& run : set.runs) {
-      row.reset();
-      row.bind(1, id).bind(2, run.state_name).bind(3, run.benchmark);
-      row.bind(4, std::string(to_string(run.status)));
-      if (run.result) {
+      row->reset();
+      row->bind(1, id).bind(2, run.state_name).bind(3, run.benchmark);
+      row->bind(4, std::string(to_string(run.status)));
+      benchmark_run kept = run;
+      if (kept.result) {
         const auto& r = *run.result;
         const auto& interval = r.stopping.median_interval;
         nlohmann::json kernels = nlohmann::json::array();
         for (const auto& k : r.kernels) {
           kernels.push_back({k.name, k.median_ns});
         }
-        row.bind(5, std::optional(r.latency_ns))
+        row->bind(5, std::optional(r.latency_ns))
             .bind(6, interval ? std::optional(interval->low) : std::nullopt)
             .bind(7, interval ? std::optional(interval->high) : std::nullopt)
             .bind(8, std::optional(r.stats.cv))
             .bind(9, nlohmann::json(r.trials_summary.medians).dump())
             .bind(10, mean_measured_sm_clock(r.trials))
             .bind(11, kernels.dump());
+        kept.result->trace = {};
       }
-      row.step();
+      const std::string text = run_to_json_line(kept);
+      row->bind_bytes(12, compressed(text)).bind(13, static_cast<std::int64_t>(text.size()));
+      row->step();
       if (run.status == run_status::ok && run.result) {
-        listed.reset();
-        listed.bind(1, device_name).bind(2, run.state_name);
-        listed.step();
+        listed->reset();
+        listed->bind(1, device_name).bind(2, run.state_name);
+        listed->step();
       }
     }
-    execute(db_, "COMMIT", path_);
+    row.reset();
+    listed.reset();
+    db_->commit();
     return id;
   } catch (...) {
-    char* ignored = nullptr;
-    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, &ignored);
-    sqlite3_free(ignored);
+    db_->rollback();
     throw;
   }
 }
 
 std::size_t history_store::run_count() const {
-  statement count(db_, "SELECT count(*) FROM runs");
-  count.step();
-  return static_cast<std::size_t>(count.integer(0));
+  auto count = db_->prepare("SELECT count(*) FROM runs");
+  count->step();
+  return static_cast<std::size_t>(count->integer(0));
 }
 
 std::vector<std::pair<std::string, std::string>> history_store::series_names() const {
-  statement names(db_, "SELECT device_name, name FROM series ORDER BY device_name, name");
+  auto names = db_->prepare("SELECT device_name, name FROM series ORDER BY device_name, name");
   std::vector<std::pair<std::string, std::string>> out;
-  while (names.step()) {
-    out.emplace_back(names.text(0), names.text(1));
+  while (names->step()) {
+    out.emplace_back(names->text(0), names->text(1));
   }
   return out;
 }
@@ -286,7 +276,7 @@ constexpr const char* point_columns =
     "r.id, r.date, r.commit_sha, r.branch, s.median_ns, s.low_ns, "
     "s.high_ns, s.sm_clock_mhz, s.kernels";
 
-series_point point_of(const statement& row) {
+series_point point_of(const history_statement& row) {
   series_point p;
   p.run_id = row.integer(0);
   p.date = row.text(1);
@@ -313,16 +303,16 @@ std::vector<std::pair<std::string, double>> kernels_of(const series_point& p) {
 }
 
 std::vector<series_point> history_store::series(const series_query& query) const {
-  statement rows(db_, fmt::format("SELECT {} FROM states s JOIN runs r ON r.id = s.run_id WHERE "
-                                  "s.name = ? AND r.device_name = ? AND s.status = 'ok' AND "
-                                  "(? = 0 OR r.branch = ?) ORDER BY r.date, r.id",
-                                  point_columns)
-                          .c_str());
-  rows.bind(1, query.state).bind(2, query.device);
-  rows.bind(3, static_cast<std::int64_t>(query.branch ? 1 : 0)).bind(4, query.branch.value_or(""));
+  auto rows = db_->prepare(fmt::format("SELECT {} FROM states s JOIN runs r ON r.id = s.run_id "
+                                       "WHERE s.name = ? AND r.device_name = ? AND s.status = "
+                                       "'ok' AND (? = 0 OR r.branch = ?) ORDER BY r.date, r.id",
+                                       point_columns));
+  rows->bind(1, query.state).bind(2, query.device);
+  rows->bind(3, static_cast<std::int64_t>(query.branch ? 1 : 0))
+      .bind(4, query.branch.value_or(""));
   std::vector<series_point> out;
-  while (rows.step()) {
-    out.push_back(point_of(rows));
+  while (rows->step()) {
+    out.push_back(point_of(*rows));
   }
   return out;
 }
@@ -331,29 +321,72 @@ void history_store::each_series(
     const std::optional<std::string>& branch,
     const std::function<void(const std::string& device, const std::string& state,
                              std::vector<series_point> points)>& visit) const {
-  statement rows(db_, fmt::format("SELECT {}, r.device_name, s.name FROM states s JOIN runs r ON "
-                                  "r.id = s.run_id WHERE s.status = 'ok' AND (? = 0 OR "
-                                  "r.branch = ?) ORDER BY r.device_name, s.name, r.date, r.id",
-                                  point_columns)
-                          .c_str());
-  rows.bind(1, static_cast<std::int64_t>(branch ? 1 : 0)).bind(2, branch.value_or(""));
+  auto rows = db_->prepare(fmt::format("SELECT {}, r.device_name, s.name FROM states s JOIN runs "
+                                       "r ON r.id = s.run_id WHERE s.status = 'ok' AND (? = 0 OR "
+                                       "r.branch = ?) ORDER BY r.device_name, s.name, r.date, r.id",
+                                       point_columns));
+  rows->bind(1, static_cast<std::int64_t>(branch ? 1 : 0)).bind(2, branch.value_or(""));
   std::string device;
   std::string state;
   std::vector<series_point> points;
-  while (rows.step()) {
-    if (rows.text(9) != device || rows.text(10) != state) {
+  while (rows->step()) {
+    if (rows->text(9) != device || rows->text(10) != state) {
       if (!points.empty()) {
         visit(device, state, std::move(points));
       }
       points.clear();
-      device = rows.text(9);
-      state = rows.text(10);
+      device = rows->text(9);
+      state = rows->text(10);
     }
-    points.push_back(point_of(rows));
+    points.push_back(point_of(*rows));
   }
   if (!points.empty()) {
     visit(device, state, std::move(points));
   }
+}
+
+std::vector<stored_run> history_store::last_runs(const std::string& device,
+                                                 const std::optional<std::string>& branch,
+                                                 std::size_t count) const {
+  auto rows = db_->prepare("SELECT id, date, commit_sha, branch, device_name FROM runs WHERE "
+                           "device_name = ? AND (? = 0 OR branch = ?) ORDER BY date DESC, id "
+                           "DESC LIMIT ?");
+  rows->bind(1, device)
+      .bind(2, static_cast<std::int64_t>(branch ? 1 : 0))
+      .bind(3, branch.value_or(""))
+      .bind(4, static_cast<std::int64_t>(count));
+  std::vector<stored_run> out;
+  while (rows->step()) {
+    out.push_back({rows->integer(0), rows->text(1), rows->text(2), rows->text(3), rows->text(4)});
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> history_store::devices(const std::optional<std::string>& branch) const {
+  auto rows = db_->prepare("SELECT DISTINCT device_name FROM runs WHERE (? = 0 OR branch = ?) "
+                           "ORDER BY device_name");
+  rows->bind(1, static_cast<std::int64_t>(branch ? 1 : 0)).bind(2, branch.value_or(""));
+  std::vector<std::string> out;
+  while (rows->step()) {
+    out.push_back(rows->text(0));
+  }
+  return out;
+}
+
+std::optional<std::vector<benchmark_run>> history_store::results_of(std::int64_t run_id) const {
+  auto rows = db_->prepare("SELECT result, result_size FROM states WHERE run_id = ? ORDER BY name");
+  rows->bind(1, run_id);
+  std::vector<benchmark_run> out;
+  while (rows->step()) {
+    const auto bytes = rows->bytes(0);
+    if (bytes.empty()) { // added before the store kept results (schema 1)
+      return std::nullopt;
+    }
+    out.push_back(parse_run_json(uncompressed(bytes, rows->integer(1), run_id),
+                                 fmt::format("{} run {}", name(), run_id)));
+  }
+  return out;
 }
 
 } // namespace kerntime::detail

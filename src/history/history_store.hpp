@@ -1,12 +1,12 @@
 #pragma once
 // The results history: every run added keeps its context (device, driver, CUDA, kerntime, host,
 // date, commit, branch, labels) and, per state, the headline median with its interval, the
-// per-trial medians, the on-GPU clock and the per-kernel medians. A SQLite file (zero set-up);
-// one transaction per run, so a run is kept whole or not at all, and several writers at once
-// (CI runners) wait for each other instead of failing. The samples stay in the result files.
+// per-trial medians, the on-GPU clock, the per-kernel medians and the state's whole result
+// without its trace, compressed (what a baseline from history is made of). A SQLite file or a
+// PostgreSQL database (history_database.hpp); one transaction per run, so a run is kept whole or
+// not at all, and several writers at once (CI runners) wait for each other instead of failing.
 
 #include <cstdint>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -16,12 +16,13 @@
 
 #include "kerntime/report.hpp"
 
-struct sqlite3;
+#include "history/history_database.hpp"
 
 namespace kerntime::detail {
 
-// The schema this kerntime writes (PRAGMA user_version); a store of a newer one is refused.
-inline constexpr int history_schema_version = 1;
+// The schema this kerntime writes; a store of a newer one is refused, an older one migrated.
+// 1: runs, states, series. 2: each state's result, compressed.
+inline constexpr int history_schema_version = 2;
 
 // What the caller says about a run beside its file.
 struct run_labels {
@@ -52,13 +53,23 @@ struct series_query {
   std::optional<std::string> branch;
 };
 
+// A run in the store, as a baseline picks them.
+struct stored_run {
+  std::int64_t id = 0;
+  std::string date;
+  std::string commit;
+  std::string branch;
+  std::string device;
+};
+
 class history_store {
 public:
-  // Opens the store at `path`; `create` makes it where it does not exist (history add), else a
-  // missing store is refused. Throws kerntime::invalid_argument naming the path and the fix: not
-  // a SQLite file, a store of a newer kerntime, not writable.
-  history_store(const std::filesystem::path& path, bool create);
-  ~history_store();
+  // Opens the store a --store value names (open_history_database); `create` makes a SQLite file
+  // where none is and an empty database's tables (history add), else a store with no runs is
+  // refused. Throws kerntime::invalid_argument naming the store and the fix: not a store, one of
+  // a newer kerntime, not writable, a server that cannot be reached.
+  history_store(const std::string& store, bool create);
+  explicit history_store(std::unique_ptr<history_database> database, bool create);
   history_store(const history_store&) = delete;
   history_store& operator=(const history_store&) = delete;
 
@@ -76,9 +87,21 @@ public:
                    const std::function<void(const std::string& device, const std::string& state,
                                             std::vector<series_point> points)>& visit) const;
 
+  // The newest `count` runs (by date) of a GPU model, and of a branch where one is given, oldest
+  // first.
+  [[nodiscard]] std::vector<stored_run> last_runs(const std::string& device,
+                                                  const std::optional<std::string>& branch,
+                                                  std::size_t count) const;
+  // Every GPU model with a run of the branch (any branch where none is given).
+  [[nodiscard]] std::vector<std::string> devices(const std::optional<std::string>& branch) const;
+  // The states of a run as they were added (their results without the trace); nullopt for a run
+  // added by a kerntime that kept no results (schema 1).
+  [[nodiscard]] std::optional<std::vector<benchmark_run>> results_of(std::int64_t run_id) const;
+
+  [[nodiscard]] const std::string& name() const { return db_->name(); }
+
 private:
-  std::filesystem::path path_;
-  sqlite3* db_ = nullptr;
+  std::unique_ptr<history_database> db_;
 };
 
 } // namespace kerntime::detail
