@@ -68,6 +68,7 @@ struct run_flags {
   roofline_flags roofline;                // --peaks, --calibration
   std::string baseline;                   // compare the run with this kerntime JSON
   std::string on_clock_mismatch = "warn"; // --on-clock-mismatch, with --baseline
+  std::optional<history_target> history;  // --store: the run is added to this history
   bool quiet = false;
   // How the states run: worker processes (on these devices), or this process.
   std::optional<std::string> devices;
@@ -163,6 +164,11 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
                  "(kerntime compare's rules, docs/compare.md); its times also order the queue, "
                  "longest first");
   add_clock_mismatch_option(run, flags.on_clock_mismatch);
+  flags.history.emplace();
+  run.add_option("--store", flags.history->store,
+                 "Add the run to this history store (a SQLite file, or postgresql://…; kerntime "
+                 "history shows it and finds changes), with --commit, --branch, --label");
+  add_run_label_options(run, *flags.history);
   run.add_option("--devices", flags.devices,
                  "Measure on these GPUs in parallel, one worker process each: all, or numbers "
                  "such as 0,2,3 (kerntime info lists them)");
@@ -376,6 +382,9 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     const int count = count_devices();
     (void)parse_devices(*flags.devices, count > 0 ? count : unknown_device_count);
   }
+  if (flags.history) { // a store that cannot be used must not cost a whole run
+    check_history_target(*flags.history);
+  }
   if (auto problem = env.find_device_problem()) {
     err << "kerntime: " << *problem << '\n';
     return exit_no_device;
@@ -422,6 +431,18 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     }
     err << fmt::format("kerntime: {} of {} states failed\n", failed, runs.size());
     exit_code = exit_benchmark_failed;
+  }
+  if (flags.history) {
+    try {
+      const auto id = add_to_history(*flags.history, {context, runs}, "kerntime run");
+      err << fmt::format("kerntime: added to the history store {} as run {}\n",
+                         flags.history->store, id);
+    } catch (const invalid_argument& e) {
+      err << "kerntime: the run was not added to the history: " << message_line(e.what())
+          << "; its results are in the files written above (add one later with kerntime history "
+             "add FILE)\n";
+      exit_code = exit_benchmark_failed;
+    }
   }
   if (refused) {
     std::rethrow_exception(refused);
@@ -588,6 +609,13 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     }
     if (*history) {
       return run_history(history_subcommands, history_settings, args, env);
+    }
+    if (run->count("--store") == 0) {
+      if (run->count("--commit") + run->count("--branch") + run->count("--label") > 0) {
+        throw invalid_argument("--commit, --branch and --label say what the run is in the "
+                               "history: give the store too (--store history.sqlite)");
+      }
+      flags.history.reset();
     }
     if (run->count(flag(flag_names.flush_bytes)) > 0) {
       flags.protocol.flush_bytes = flush_bytes;

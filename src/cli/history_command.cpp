@@ -21,9 +21,9 @@
 namespace kerntime::detail {
 namespace {
 
-run_labels labels_of(const history_flags& flags) {
-  run_labels labels{flags.commit, flags.branch, {}};
-  for (const auto& label : flags.labels) {
+run_labels labels_of(const history_target& target) {
+  run_labels labels{target.commit, target.branch, {}};
+  for (const auto& label : target.labels) {
     const auto equals = label.find('=');
     if (equals == std::string::npos || equals == 0) {
       throw invalid_argument(
@@ -35,13 +35,13 @@ run_labels labels_of(const history_flags& flags) {
 }
 
 int add_runs(const history_flags& flags, const cli_environment& env) {
-  const auto labels = labels_of(flags);
-  history_store store(flags.store, true);
+  const auto labels = labels_of(flags.target);
+  history_store store(flags.target.store, true);
   for (const auto& path : flags.inputs) {
     const result_set set = read_result_set(path, {.trace = false});
     const auto id = store.add(set, labels, path);
     *env.out << fmt::format("{}: added as run {} ({} states){}\n", path, id, set.runs.size(),
-                            flags.commit.empty() ? "" : ", commit " + flags.commit);
+                            flags.target.commit.empty() ? "" : ", commit " + flags.target.commit);
   }
   return exit_ok;
 }
@@ -53,7 +53,7 @@ struct named_series {
 };
 
 std::vector<named_series> selected_series(const history_flags& flags) {
-  const history_store store(flags.store, false);
+  const history_store store(flags.target.store, false);
   std::optional<name_pattern> pattern;
   if (flags.filter) {
     pattern.emplace(*flags.filter, "--filter");
@@ -88,9 +88,9 @@ std::vector<named_series> selected_series(const history_flags& flags) {
     throw invalid_argument(
         fmt::format("no series in {} matches{}{}{}; `kerntime history show "
                     "--store {}` lists them",
-                    flags.store, flags.filter ? " --filter " + *flags.filter : "",
+                    flags.target.store, flags.filter ? " --filter " + *flags.filter : "",
                     flags.device ? " --device " + *flags.device : "",
-                    flags.branch_filter ? " --branch " + *flags.branch_filter : "", flags.store));
+                    flags.branch_filter ? " --branch " + *flags.branch_filter : "", flags.target.store));
   }
   return out;
 }
@@ -275,7 +275,7 @@ int baseline(const history_flags& flags, const std::vector<std::string>& args,
     throw invalid_argument("history baseline writes a result file: give --json FILE (or - for "
                            "stdout), then kerntime compare --base FILE NEW.json");
   }
-  const history_store store(flags.store, false);
+  const history_store store(flags.target.store, false);
   std::string device;
   if (flags.device) {
     device = *flags.device;
@@ -283,7 +283,7 @@ int baseline(const history_flags& flags, const std::vector<std::string>& args,
     const auto devices = store.devices(flags.branch_filter);
     if (devices.size() != 1) {
       throw invalid_argument(fmt::format(
-          "{}: pick the GPU model with --device (the store holds {}{})", flags.store,
+          "{}: pick the GPU model with --device (the store holds {}{})", flags.target.store,
           devices.empty() ? "no runs" : fmt::format("runs of {}", fmt::join(devices, ", ")),
           flags.branch_filter ? " on branch " + *flags.branch_filter : ""));
     }
@@ -316,7 +316,7 @@ int baseline(const history_flags& flags, const std::vector<std::string>& args,
     throw invalid_argument(fmt::format(
         "{} holds {} run{} of {}{} with results to make a baseline of; a baseline needs at "
         "least 2{}",
-        flags.store, used.size(), used.size() == 1 ? "" : "s", device,
+        flags.target.store, used.size(), used.size() == 1 ? "" : "s", device,
         flags.branch_filter ? " on branch " + *flags.branch_filter : "",
         without_results.empty()
             ? ""
@@ -343,15 +343,31 @@ int baseline(const history_flags& flags, const std::vector<std::string>& args,
 
 } // namespace
 
+void add_run_label_options(CLI::App& command, history_target& target) {
+  command.add_option("--commit", target.commit, "The commit the run measured (history)");
+  command.add_option("--branch", target.branch, "The branch the run measured (history)");
+  command.add_option("--label", target.labels,
+                     "KEY=VALUE kept with the run in the history; repeat for several");
+}
+
+void check_history_target(const history_target& target) {
+  (void)labels_of(target);
+  const history_store store(target.store, true);
+}
+
+std::int64_t add_to_history(const history_target& target, const result_set& set,
+                            const std::string& source) {
+  history_store store(target.store, true);
+  return store.add(set, labels_of(target), source);
+}
+
 history_commands add_history_options(CLI::App& history, history_flags& flags) {
   history.require_subcommand(1);
   history_commands c;
   c.add = history.add_subcommand("add", "Keep runs' results in the history store");
   c.add->add_option("files", flags.inputs, "kerntime JSON files (run --json, merge --json)")
       ->required();
-  c.add->add_option("--commit", flags.commit, "The commit the runs measured");
-  c.add->add_option("--branch", flags.branch, "The branch the runs measured");
-  c.add->add_option("--label", flags.labels, "KEY=VALUE kept with the runs; repeat for several");
+  add_run_label_options(*c.add, flags.target);
   c.show = history.add_subcommand("show", "Each state's series: median and interval per run");
   c.changes = history.add_subcommand(
       "changes", "Level shifts in each state's series, with the runs and commits around each "
@@ -361,7 +377,7 @@ history_commands add_history_options(CLI::App& history, history_flags& flags) {
                   "state) for compare --base and run --baseline");
   c.baseline->add_option("--last", flags.last, "How many of the newest runs (at least 2)");
   for (auto* command : {c.add, c.show, c.changes, c.baseline}) {
-    command->add_option("--store", flags.store,
+    command->add_option("--store", flags.target.store,
                         "The history store: a SQLite file (created by add), or a PostgreSQL "
                         "database, postgresql://USER@HOST:PORT/DATABASE");
   }

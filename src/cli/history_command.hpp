@@ -5,21 +5,29 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
+
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/command_line.hpp"
+#include "kerntime/report.hpp"
 
 namespace kerntime::detail {
 
-struct history_flags {
+// Where a run goes in the history, and what is said about it: history add, run --store.
+struct history_target {
   std::string store = "kerntime-history.sqlite";
-  // add
-  std::vector<std::string> inputs;
   std::string commit;
   std::string branch;
   std::vector<std::string> labels; // KEY=VALUE
+};
+
+struct history_flags {
+  history_target target; // --store (every subcommand); --commit, --branch, --label (add)
+  // add
+  std::vector<std::string> inputs;
   // show, changes
   std::optional<std::string> filter;
   std::optional<std::string> device;
@@ -39,6 +47,15 @@ struct history_commands {
 };
 
 history_commands add_history_options(CLI::App& history, history_flags& flags);
+
+// --commit, --branch and --label of a run added to the history (history add, run --store).
+void add_run_label_options(CLI::App& command, history_target& target);
+// Opens the store (making it where none is) and checks the labels, so that `run --store` refuses
+// a bad store or label before it measures anything. Throws kerntime::invalid_argument.
+void check_history_target(const history_target& target);
+// Adds a run to the store; returns its id in the store.
+std::int64_t add_to_history(const history_target& target, const result_set& set,
+                            const std::string& source);
 
 // Exit 0; 1 (changes) when a state's latest change made it slower beyond --threshold; 2 bad
 // input (a missing or newer store, a file that is not a result set, a run added twice).

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "history/postgres_library.hpp"
@@ -89,6 +91,9 @@ public:
 
   // Reads what is left of this statement's results, so the connection can run another.
   void finish() noexcept;
+  // Reads its remaining rows into memory, so the connection can run another statement while
+  // this one is still being stepped through (a series read inside a pass over every series).
+  void read_ahead();
 
 private:
   struct parameter {
@@ -108,10 +113,14 @@ private:
     }
   }
 
+  // The end of the rows: read the rest so the connection is free, and throw a failed end.
+  void end(PGresult* last);
+
   postgres_database& db_;
   std::string name_;
   std::vector<parameter> parameters_;
   PGresult* row_ = nullptr;
+  std::deque<PGresult*> read_ahead_; // rows read before they were stepped to
   bool sent_ = false;
   bool done_ = false;
 };
@@ -168,7 +177,9 @@ public:
   }
   void commit() override { execute("COMMIT"); }
   void rollback() noexcept override {
-    finish_active();
+    if (active_ != nullptr) {
+      std::exchange(active_, nullptr)->finish();
+    }
     libpq().clear(libpq().exec(connection_, "ROLLBACK"));
   }
   [[nodiscard]] int schema_version() override {
@@ -234,11 +245,11 @@ private:
     }
     return s;
   }
-  void finish_active() noexcept {
+  void finish_active() {
     if (active_ != nullptr) {
       auto* statement = active_;
       active_ = nullptr;
-      statement->finish();
+      statement->read_ahead();
     }
   }
 
@@ -255,12 +266,37 @@ postgres_statement::~postgres_statement() {
 
 void postgres_statement::finish() noexcept {
   clear_row();
+  for (PGresult* row : read_ahead_) {
+    libpq().clear(row);
+  }
+  read_ahead_.clear();
   if (sent_ && !done_) {
     while (PGresult* rest = libpq().get_result(db_.connection())) {
       libpq().clear(rest);
     }
   }
   done_ = true;
+}
+
+void postgres_statement::read_ahead() {
+  while (sent_ && !done_) {
+    PGresult* result = libpq().get_result(db_.connection());
+    if (result != nullptr && libpq().result_status(result) == PGRES_SINGLE_TUPLE) {
+      read_ahead_.push_back(result);
+    } else {
+      end(result);
+    }
+  }
+}
+
+void postgres_statement::end(PGresult* last) {
+  done_ = true;
+  db_.forget(this);
+  while (PGresult* rest = libpq().get_result(db_.connection())) {
+    libpq().clear(rest);
+  }
+  db_.check(last);
+  libpq().clear(last);
 }
 
 void postgres_statement::reset() {
@@ -274,6 +310,11 @@ void postgres_statement::reset() {
 bool postgres_statement::step() {
   const auto& pq = libpq();
   clear_row();
+  if (!read_ahead_.empty()) {
+    row_ = read_ahead_.front();
+    read_ahead_.pop_front();
+    return true;
+  }
   if (done_) {
     return false;
   }
@@ -290,6 +331,7 @@ bool postgres_statement::step() {
     if (pq.send_query_prepared(db_.connection(), name_.c_str(), static_cast<int>(values.size()),
                                values.data(), lengths.data(), formats.data(), 0) == 0) {
       done_ = true;
+      db_.forget(this);
       db_.check(nullptr);
     }
     pq.set_single_row_mode(db_.connection());
@@ -300,14 +342,7 @@ bool postgres_statement::step() {
     row_ = result;
     return true;
   }
-  // The end of the rows (or an error): read the rest so the connection is free again.
-  done_ = true;
-  db_.forget(this);
-  while (PGresult* rest = pq.get_result(db_.connection())) {
-    pq.clear(rest);
-  }
-  db_.check(result);
-  pq.clear(result);
+  end(result);
   return false;
 }
 

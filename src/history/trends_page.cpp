@@ -23,17 +23,17 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:
 main{max-width:1320px;margin:0 auto;padding:16px 24px 48px}
 h1{font-size:22px;margin:8px 0}h3{font-size:15px;margin:6px 0 2px}
 code,.name{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px;overflow-wrap:anywhere;white-space:pre-wrap}
-table{border-collapse:collapse;margin:4px 0 6px;font-size:13px}
-th,td{border:1px solid #d6dbe3;padding:3px 8px;text-align:left;vertical-align:top}
-th{background:#f2f4f8}td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+table{border-collapse:collapse;margin:4px 0 6px;font-size:13px;display:block;overflow-x:auto;max-width:100%}
+th,td{border:1px solid #d6dbe3;padding:3px 8px;text-align:left;vertical-align:top;white-space:nowrap}
+td code{white-space:nowrap}th{background:#f2f4f8}td.num{text-align:right;font-variant-numeric:tabular-nums}
 article.trend{border:1px solid #e1e5ec;border-radius:6px;padding:4px 14px 8px;margin:14px 0;content-visibility:auto;contain-intrinsic-size:auto 300px}
 p.facts{margin:0 0 4px;color:#5a6478;font-size:13px}p.legend{color:#47526a;max-width:62em}
 .slower{color:#b42318;font-weight:bold}
 svg.defs{position:absolute;width:0;height:0}
 svg.chart{display:block;max-width:100%;height:auto;font-size:11px}
 svg .grid{stroke:#e6e9ef;fill:none}svg .axis{stroke:#9aa3b2;fill:none}
-svg text{fill:#47526a}svg .tick{text-anchor:end;dominant-baseline:middle}
-svg .run,svg .axis-name{text-anchor:middle}
+svg text{fill:#47526a}svg .tick text{text-anchor:end;dominant-baseline:middle}
+svg .run text,svg .axis-name{text-anchor:middle}
 svg .interval{stroke:#0072b2;stroke-opacity:.5;fill:none}
 svg .median{stroke:#0072b2;stroke-width:1.2;fill:none}svg .median.dots{marker:url(#run-dot)}
 #run-dot circle{fill:#0072b2}
@@ -50,11 +50,14 @@ constexpr double plot_height = 110;
 constexpr double top_margin = 6;
 constexpr double label_row = 26;   // a change's label: two lines, its size and its commit range
 constexpr double axis_height = 32; // two lines under the plot: a run's date and its commit
-// Of 11 px text, a little over its digits' width: keeps labels apart without a layout engine.
-constexpr double char_width = 6.4;
+// A character of 11 px text, at its widest where it matters (digits of DejaVu Sans, the usual
+// system-ui on Linux: 7.0 px; 7.7 in bold, as a slower change is labelled): keeps labels apart
+// and inside the chart without a layout engine.
+constexpr double char_width = 7.0;
+constexpr double bold_char_width = 7.7;
 constexpr double label_gap = 6;
-// Under the axis a date and commit every so often: two 10-character labels need this much.
-constexpr double run_label_spacing = 96;
+// Under the axis a date and commit every so often: 10-character labels with room between.
+constexpr double run_label_spacing = 130;
 // A dot per run while runs are at least this far apart; closer, a year of nightly runs would
 // be a smear of dots, and the line alone shows the level.
 constexpr double dot_spacing = 5;
@@ -148,31 +151,43 @@ struct extent {
 // 9 and 13 bytes a run instead of 12 and 17 (2,600 charts on a page).
 class path_data {
 public:
-  void move_to(double x, double y) { command('m', {x - x_, y - y_}), x_ = x, y_ = y; }
-  void line_to(double x, double y) { command('l', {x - x_, y - y_}), x_ = x, y_ = y; }
-  void vertical_to(double y) { command('v', {y - y_}), y_ = y; }
+  void move_to(double x, double y) {
+    d_ += 'm';
+    write(x, x_, true);
+    write(y, y_, false);
+  }
+  void line_to(double x, double y) {
+    d_ += 'l';
+    write(x, x_, true);
+    write(y, y_, false);
+  }
+  void vertical_to(double y) {
+    d_ += 'v';
+    write(y, y_, true);
+  }
   [[nodiscard]] const std::string& text() const { return d_; }
 
 private:
   std::string d_;
-  double x_ = 0; // the pen, where the last command left it (rounded as written)
-  double y_ = 0;
+  long x_ = 0; // the pen, in tenths, where the path written so far leaves it
+  long y_ = 0;
 
-  void command(char name, std::initializer_list<double> steps) {
-    d_ += name;
-    bool first = true;
-    for (const double step : steps) {
-      const long tenths = std::lround(step * 10);
-      const long whole = std::abs(tenths) / 10;
-      const long tenth = std::abs(tenths) % 10;
-      if (tenths < 0) {
-        d_ += '-';
-      } else if (!first) {
-        d_ += ' ';
-      }
-      d_ += whole > 0 || tenth == 0 ? fmt::format("{}", whole) : "";
-      d_ += tenth > 0 ? fmt::format(".{}", tenth) : "";
-      first = false;
+  // The step from `pen` to `to`, in tenths: "-2.1", " .5", " 13".
+  void write(double to, long& pen, bool first) {
+    const long step = std::lround(to * 10) - pen;
+    pen += step;
+    const long whole = std::abs(step) / 10;
+    const long tenth = std::abs(step) % 10;
+    if (step < 0) {
+      d_ += '-';
+    } else if (!first) {
+      d_ += ' ';
+    }
+    if (whole > 0 || tenth == 0) {
+      d_ += fmt::format("{}", whole);
+    }
+    if (tenth > 0) {
+      d_ += fmt::format(".{}", tenth);
     }
   }
 };
@@ -266,8 +281,9 @@ std::string trend_chart(const trend_series& s, std::string_view heading_id, doub
     labels.emplace_back(change_text(c),
                         short_commit(points[c.index - 1]) + ".." + short_commit(points[c.index]));
     xs.push_back(boundary_x(c.index));
-    widths.push_back(char_width * static_cast<double>(std::max(code_points(labels.back().first),
-                                                               code_points(labels.back().second))));
+    widths.push_back(bold_char_width *
+                     static_cast<double>(std::max(code_points(labels.back().first),
+                                                  code_points(labels.back().second))));
   }
   const auto places = place_labels(xs, widths);
   std::size_t rows = 0;
@@ -282,7 +298,7 @@ std::string trend_chart(const trend_series& s, std::string_view heading_id, doub
   const double height = plot_bottom + axis_height;
 
   std::string out = fmt::format(
-      "<svg class=\"chart trend\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {0} "
+      "<svg class=\"chart trend\" viewBox=\"0 0 {0} "
       "{1:.0f}\" width=\"{0}\" height=\"{1:.0f}\" role=\"img\" aria-labelledby=\"{2}\">",
       chart_width, height, heading_id);
 
@@ -292,10 +308,9 @@ std::string trend_chart(const trend_series& s, std::string_view heading_id, doub
   for (const double t : scale.ticks) {
     const double ty = y(t * 1e3);
     grid += fmt::format("M{} {:.1f}H{}", plot_left, ty, plot_right);
-    ticks +=
-        fmt::format("<text class=\"tick\" x=\"{}\" y=\"{:.1f}\">{:g}</text>", plot_left - 5, ty, t);
+    ticks += fmt::format("<text x=\"{}\" y=\"{:.1f}\">{:g}</text>", plot_left - 5, ty, t);
   }
-  out += fmt::format("<path class=\"grid\" d=\"{}\"/>{}", grid, ticks);
+  out += fmt::format("<path class=\"grid\" d=\"{}\"/><g class=\"tick\">{}</g>", grid, ticks);
   out += fmt::format("<text class=\"axis-name\" transform=\"rotate(-90)\" x=\"{:.1f}\" "
                      "y=\"11\">median (\xC2\xB5s)</text>",
                      -(plot_top + plot_bottom) / 2);
@@ -308,26 +323,27 @@ std::string trend_chart(const trend_series& s, std::string_view heading_id, doub
   for (std::size_t back = 0; back < n; back += stride) {
     const std::size_t i = n - 1 - back;
     const double x = run_x(i);
-    const double half_width = char_width * 5;
+    const double half_width = char_width * 5 + 3; // 10 characters, a little room at the edge
     const double at = std::clamp(x, half_width, chart_width - half_width);
     axis += fmt::format("M{:.1f} {:.1f}v4", x, plot_bottom);
-    run_labels += fmt::format("<text class=\"run\" x=\"{0:.1f}\" y=\"{1:.1f}\">{2}<tspan "
+    run_labels += fmt::format("<text x=\"{0:.1f}\" y=\"{1:.1f}\">{2}<tspan "
                               "x=\"{0:.1f}\" dy=\"12\">{3}</tspan></text>",
                               at, plot_bottom + 15, html_escape(day_of(points[i].date)),
                               html_escape(short_commit(points[i])));
   }
-  out += fmt::format("<path class=\"axis\" d=\"{}\"/>{}", axis, run_labels);
+  out += fmt::format("<path class=\"axis\" d=\"{}\"/><g class=\"run\">{}</g>", axis, run_labels);
 
   // Each run's interval, where it had one.
-  std::string intervals;
+  path_data intervals;
   for (std::size_t i = 0; i < n; ++i) {
     const auto& p = points[i];
     if (p.low_ns && p.high_ns && std::isfinite(*p.low_ns) && std::isfinite(*p.high_ns)) {
-      intervals += fmt::format("M{:.1f} {:.1f}V{:.1f}", run_x(i), y(*p.low_ns), y(*p.high_ns));
+      intervals.move_to(run_x(i), y(*p.low_ns));
+      intervals.vertical_to(y(*p.high_ns));
     }
   }
-  if (!intervals.empty()) {
-    out += fmt::format("<path class=\"interval\" d=\"{}\"/>", intervals);
+  if (!intervals.text().empty()) {
+    out += fmt::format("<path class=\"interval\" d=\"{}\"/>", intervals.text());
   }
 
   // The level of each segment: the mean of its medians, as find_change_points gave it.
@@ -357,19 +373,24 @@ std::string trend_chart(const trend_series& s, std::string_view heading_id, doub
   }
 
   // The medians: one line, a dot at each run (a marker) while the runs are apart enough.
-  std::string line;
+  path_data line;
+  bool drawn = false;
   for (std::size_t i = 0; i < n; ++i) {
     if (std::isfinite(points[i].median_ns)) {
-      line +=
-          fmt::format("{}{:.1f},{:.1f}", line.empty() ? "" : " ", run_x(i), y(points[i].median_ns));
+      if (drawn) {
+        line.line_to(run_x(i), y(points[i].median_ns));
+      } else {
+        line.move_to(run_x(i), y(points[i].median_ns));
+      }
+      drawn = true;
     }
   }
-  if (n == 1) {
-    line += " " + line; // a line of one point has no vertex to mark: the dot is its two ends
+  if (n == 1 && drawn) {
+    line.line_to(run_x(0), y(points[0].median_ns)); // a vertex to mark: one run's dot
   }
-  if (!line.empty()) {
-    out += fmt::format("<polyline class=\"median{}\" points=\"{}\"/>",
-                       step >= dot_spacing ? " dots" : "", line);
+  if (drawn) {
+    out += fmt::format("<path class=\"median{}\" d=\"{}\"/>", step >= dot_spacing ? " dots" : "",
+                       line.text());
   }
 
   // The changes: a dashed line from its label down through the plot; the full commits and
@@ -457,8 +478,10 @@ std::string series_article(const trend_series& s, std::size_t index, double thre
   std::string facts = fmt::format("{} \xC2\xB7 {} run{}", html_escape(s.device), s.points.size(),
                                   s.points.size() == 1 ? "" : "s");
   if (!s.points.empty()) {
-    facts += fmt::format(", {} to {}", html_escape(day_of(s.points.front().date)),
-                         html_escape(day_of(s.points.back().date)));
+    const auto first = day_of(s.points.front().date);
+    const auto last = day_of(s.points.back().date);
+    facts += first == last ? ", " + html_escape(first)
+                           : fmt::format(", {} to {}", html_escape(first), html_escape(last));
   }
   facts += branches_of(s);
   facts += s.changes.empty() ? " \xC2\xB7 no change"

@@ -38,7 +38,8 @@ def run_suite(binary, folder, extra):
             "--gbench-json", os.path.join(folder, NAMES["gbench"]),
             "--junit", os.path.join(folder, NAMES["junit"]),
             "--csv", os.path.join(folder, NAMES["csv"]),
-            "--trace", os.path.join(folder, NAMES["trace"])] + extra
+            "--trace", os.path.join(folder, NAMES["trace"]),
+            "--store", os.path.join(folder, "history.sqlite"), "--commit", "suite-check"] + extra
     done = subprocess.run(args, capture_output=True, text=True, timeout=300)
     if done.returncode == 3:
         print("skipped: no CUDA device here:", done.stderr.strip())
@@ -140,6 +141,24 @@ def check_trace(folder, runs):
     check(len(traced) >= cupti, f"{len(traced)} states traced, {cupti} have trace records")
 
 
+def check_history(binary, folder, runs):
+    """run --store kept every measured state, with its median, under the commit given."""
+    shown = subprocess.run([binary, "history", "show", "--store",
+                            os.path.join(folder, "history.sqlite"), "--json", "-"],
+                           capture_output=True, text=True, timeout=60)
+    check(shown.returncode == 0, f"history show exited {shown.returncode}: {shown.stderr}")
+    if shown.returncode != 0:
+        return
+    series = {s["state"]: s["points"] for s in json.loads(shown.stdout)["series"]}
+    for run in runs:
+        if run["status"] != "ok":
+            continue
+        points = series.get(run["state_name"], [])
+        check(len(points) == 1 and points[0]["commit"] == "suite-check" and
+              points[0]["median_ns"] == run["result"]["latency_ns"],
+              f"{run['state_name']}: the history holds {points}")
+
+
 def main():
     args = sys.argv[1:]
     if args[0] == "--files":
@@ -153,6 +172,8 @@ def main():
     check_csv(folder, runs)
     check_gbench(folder, runs)
     check_trace(folder, runs)
+    if args[0] != "--files":
+        check_history(binary, folder, runs)
     ok = sum(1 for r in runs if r["status"] == "ok")
     print(f"{len(states)} states ({ok} ok) checked across JSON, JUnit, CSV, gbench JSON, trace")
     for message in failures[:20]:

@@ -400,6 +400,44 @@ TEST_F(command_line, bad_input_is_reported_before_a_missing_gpu) {
   EXPECT_EQ(result.exit_code, exit_bad_input);
 }
 
+TEST_F(command_line, a_history_store_that_cannot_be_used_is_refused_before_anything_runs) {
+  benchmark_registry registry;
+  int ran = 0;
+  registry.add("counts", [&](state& s) {
+    ++ran;
+    s.skip("counted");
+  });
+  const auto store = (folder_ / "no such folder" / "history.sqlite").string();
+  const auto refused = run_cli(registry, {"run", "--store", store}, true);
+  EXPECT_EQ(refused.exit_code, exit_bad_input);
+  EXPECT_NE(refused.err.find("cannot open the history store " + store), std::string::npos)
+      << refused.err;
+  EXPECT_EQ(ran, 0);
+  const auto label = run_cli(registry, {"run", "--store", "h.sqlite", "--label", "x"}, true);
+  EXPECT_EQ(label.exit_code, exit_bad_input);
+  EXPECT_NE(label.err.find("--label x is not KEY=VALUE"), std::string::npos) << label.err;
+  const auto alone = run_cli(registry, {"run", "--commit", "abc"}, true);
+  EXPECT_EQ(alone.exit_code, exit_bad_input);
+  EXPECT_NE(alone.err.find("give the store too"), std::string::npos) << alone.err;
+  EXPECT_EQ(ran, 0);
+}
+
+TEST_F(command_line, a_run_the_history_cannot_keep_says_so_and_keeps_its_files) {
+  benchmark_registry registry;
+  registry.add("skips", [](state& s) { s.skip("nothing measured"); });
+  const auto json = folder_ / "out.json";
+  const auto store = folder_ / "history.sqlite";
+  const auto result = run_cli(
+      registry, {"run", "--json", json.string(), "--store", store.string(), "--commit", "abc"},
+      true);
+  // Nothing was measured, so no GPU is named: the store refuses the run, the file stays.
+  EXPECT_EQ(result.exit_code, exit_benchmark_failed);
+  EXPECT_NE(result.err.find("the run was not added to the history"), std::string::npos)
+      << result.err;
+  EXPECT_NE(result.err.find("names no GPU"), std::string::npos) << result.err;
+  EXPECT_TRUE(fs::exists(json));
+}
+
 TEST_F(command_line, failing_benchmarks_are_recorded_and_the_others_go_on) {
   benchmark_registry registry;
   int later_ran = 0;
