@@ -2,11 +2,13 @@
 needed): a store of STATES states x RUNS nightly runs, each run a result file synthesised from
 the H200 suite run (tests/report/data/h200-suite.json, its states replicated under new names and
 written by kerntime's own writer), each run's medians moved by 0.3 % noise and one state made 2 %
-slower from run RUNS - 10 on. Times `kerntime history add` of one run (the last), `history show`
-of one state, and `history changes` over every state, and checks that changes finds that state
-only.
+slower from run RUNS - 10 on. Times `kerntime history add` of one run (the first, the last),
+`history show` of one state, `history changes` over every state (and checks that it finds that
+state), and `history baseline --last 5` of every state.
 
-Usage: history_scale.py KERNTIME [--states 2600] [--runs 365] [--work FOLDER]"""
+Usage: history_scale.py KERNTIME [--states 2600] [--runs 365] [--work FOLDER] [--store URL]
+(--store: a PostgreSQL database, postgresql://…, instead of a SQLite file in the work folder; it
+must hold no kerntime store yet)"""
 
 import argparse
 import datetime
@@ -60,11 +62,13 @@ def main():
     parser.add_argument("--states", type=int, default=2600)
     parser.add_argument("--runs", type=int, default=365)
     parser.add_argument("--work", default=None)
+    parser.add_argument("--store", default=None)
     args = parser.parse_args()
     work = pathlib.Path(args.work or tempfile.mkdtemp(prefix="kerntime_history_scale_"))
     work.mkdir(parents=True, exist_ok=True)
-    store = work / "history.sqlite"
-    store.unlink(missing_ok=True)
+    store = args.store or work / "history.sqlite"
+    if not args.store:
+        store.unlink(missing_ok=True)
     document = template(args.kerntime, args.states, work)
     slower = document["runs"][args.states // 2]["state_name"]
     random.seed(1)
@@ -93,13 +97,19 @@ def main():
     changes_seconds, changes = timed([args.kerntime, "history", "changes", "--store", str(store),
                                       "--json", "-"])
     found = json.loads(changes.stdout)["changes"] if changes.returncode in (0, 1) else []
-    size = os.path.getsize(store)
+    baseline_seconds, baseline = timed([args.kerntime, "history", "baseline", "--store",
+                                        str(store), "--last", "5", "--json",
+                                        str(work / "baseline.json.gz")])
+    if baseline.returncode != 0:
+        raise SystemExit(f"history baseline: {baseline.stderr}")
+    size = f"{os.path.getsize(store) / 1e6:.0f} MB" if not args.store else "(server)"
     print(f"| states | runs | store | `history add` (one run: first, last) | `history show` "
-          f"(one state) | `history changes` (every state) | changes found |")
-    print("|---:|---:|---:|---|---|---|---|")
-    print(f"| {args.states} | {args.runs} | {size / 1e6:.0f} MB | {add_seconds[0]:.2f} s, "
+          f"(one state) | `history changes` (every state) | `history baseline --last 5` "
+          f"| changes found |")
+    print("|---:|---:|---:|---|---|---|---|---|")
+    print(f"| {args.states} | {args.runs} | {size} | {add_seconds[0]:.2f} s, "
           f"{add_seconds[-1]:.2f} s | {show_seconds:.2f} s | {changes_seconds:.2f} s (exit "
-          f"{changes.returncode}) | {len(found)}: "
+          f"{changes.returncode}) | {baseline_seconds:.2f} s | {len(found)}: "
           + ", ".join(f"{c['state']} at {c['first_changed']['commit']}" for c in found[:5]) + " |")
     print(f"(the state made 2 % slower: {slower}, from c{args.runs - 10:04d})", file=sys.stderr)
 

@@ -15,6 +15,7 @@
 #include "cli/run_context.hpp"
 #include "history/change_points.hpp"
 #include "history/history_store.hpp"
+#include "history/trends_page.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
 
@@ -46,13 +47,7 @@ int add_runs(const history_flags& flags, const cli_environment& env) {
   return exit_ok;
 }
 
-struct named_series {
-  std::string device;
-  std::string state;
-  std::vector<series_point> points;
-};
-
-std::vector<named_series> selected_series(const history_flags& flags) {
+std::vector<trend_series> selected_series(const history_flags& flags) {
   const history_store store(flags.target.store, false);
   std::optional<name_pattern> pattern;
   if (flags.filter) {
@@ -67,30 +62,30 @@ std::vector<named_series> selected_series(const history_flags& flags) {
       names.emplace_back(device, state);
     }
   }
-  std::vector<named_series> out;
+  std::vector<trend_series> out;
   constexpr std::size_t one_query_each = 32; // beyond, one pass over the store is quicker
   if (names.size() <= one_query_each) {
     for (const auto& [device, state] : names) {
       auto points = store.series({state, device, flags.branch_filter});
       if (!points.empty()) {
-        out.push_back({device, state, std::move(points)});
+        out.push_back({device, state, std::move(points), {}, {}});
       }
     }
   } else {
     store.each_series(flags.branch_filter, [&](const std::string& device, const std::string& state,
                                                std::vector<series_point> points) {
       if (wanted(device, state)) {
-        out.push_back({device, state, std::move(points)});
+        out.push_back({device, state, std::move(points), {}, {}});
       }
     });
   }
   if (out.empty()) {
-    throw invalid_argument(
-        fmt::format("no series in {} matches{}{}{}; `kerntime history show "
-                    "--store {}` lists them",
-                    flags.target.store, flags.filter ? " --filter " + *flags.filter : "",
-                    flags.device ? " --device " + *flags.device : "",
-                    flags.branch_filter ? " --branch " + *flags.branch_filter : "", flags.target.store));
+    throw invalid_argument(fmt::format(
+        "no series in {} matches{}{}{}; `kerntime history show "
+        "--store {}` lists them",
+        flags.target.store, flags.filter ? " --filter " + *flags.filter : "",
+        flags.device ? " --device " + *flags.device : "",
+        flags.branch_filter ? " --branch " + *flags.branch_filter : "", flags.target.store));
   }
   return out;
 }
@@ -111,8 +106,35 @@ void write_json(const std::optional<std::string>& target, const nlohmann::json& 
   }
 }
 
+// --threshold and --alpha, checked.
+std::pair<double, double> change_rule(const history_flags& flags) {
+  const double threshold = threshold_flag(flags.threshold);
+  if (!(flags.alpha > 0 && flags.alpha < 1)) {
+    throw invalid_argument(
+        fmt::format("--alpha {} must be above 0 and below 1; e.g. 0.01", flags.alpha));
+  }
+  return {threshold, flags.alpha};
+}
+
+// The level shifts of each series, and which are slower with their whole interval beyond the band.
+void find_changes(std::vector<trend_series>& all, double threshold, double alpha) {
+  for (auto& s : all) {
+    std::vector<double> medians;
+    medians.reserve(s.points.size());
+    for (const auto& p : s.points) {
+      medians.push_back(p.median_ns);
+    }
+    s.changes = find_change_points(medians, {.alpha = alpha});
+    s.slower_beyond_band.clear();
+    for (const auto& c : s.changes) {
+      s.slower_beyond_band.push_back(c.ratio_low > 1 + threshold);
+    }
+  }
+}
+
 int show(const history_flags& flags, const cli_environment& env) {
-  const auto all = selected_series(flags);
+  const auto [threshold, alpha] = change_rule(flags);
+  auto all = selected_series(flags);
   nlohmann::json document = {{"series", nlohmann::json::array()}};
   for (const auto& s : all) {
     nlohmann::json points = nlohmann::json::array();
@@ -145,6 +167,18 @@ int show(const history_flags& flags, const cli_environment& env) {
     document["series"].push_back({{"device", s.device}, {"state", s.state}, {"points", points}});
   }
   write_json(flags.json, document, env);
+  if (flags.html) {
+    find_changes(all, threshold, alpha);
+    const std::string page =
+        trends_page(all, {.store = flags.target.store, .threshold = threshold});
+    write_file_atomically(*flags.html, [&](std::ostream& out) { out << page; });
+    std::size_t changes = 0;
+    for (const auto& s : all) {
+      changes += s.changes.size();
+    }
+    *env.err << fmt::format("kerntime: wrote {} ({} series, {} changes)\n", *flags.html, all.size(),
+                            changes);
+  }
   return exit_ok;
 }
 
@@ -173,27 +207,12 @@ std::vector<std::string> kernel_changes(const series_point& good, const series_p
   return out;
 }
 
-std::optional<double> mean_clock(std::span<const series_point> points) {
-  double sum = 0;
-  int count = 0;
-  for (const auto& p : points) {
-    if (p.sm_clock_mhz) {
-      sum += *p.sm_clock_mhz;
-      ++count;
-    }
-  }
-  return count > 0 ? std::optional<double>(sum / count) : std::nullopt;
-}
-
 int changes(const history_flags& flags, const cli_environment& env) {
-  const double threshold = threshold_flag(flags.threshold);
-  if (!(flags.alpha > 0 && flags.alpha < 1)) {
-    throw invalid_argument(
-        fmt::format("--alpha {} must be above 0 and below 1; e.g. 0.01", flags.alpha));
-  }
-  const auto all = selected_series(flags);
+  const auto [threshold, alpha] = change_rule(flags);
+  auto all = selected_series(flags);
+  find_changes(all, threshold, alpha);
   nlohmann::json document = {
-      {"threshold", threshold}, {"alpha", flags.alpha}, {"changes", nlohmann::json::array()}};
+      {"threshold", threshold}, {"alpha", alpha}, {"changes", nlohmann::json::array()}};
   int slower_at_tip = 0;
   std::size_t found = 0;
   const bool markdown = flags.json != "-";
@@ -202,12 +221,7 @@ int changes(const history_flags& flags, const cli_environment& env) {
                 "| SM clock before → after | kernels |\n|---|---|---|---|---|---|---|\n";
   }
   for (const auto& s : all) {
-    std::vector<double> medians;
-    medians.reserve(s.points.size());
-    for (const auto& p : s.points) {
-      medians.push_back(p.median_ns);
-    }
-    const auto found_here = find_change_points(medians, {.alpha = flags.alpha});
+    const auto& found_here = s.changes;
     for (std::size_t i = 0; i < found_here.size(); ++i) {
       const auto& c = found_here[i];
       const auto& good = s.points[c.index - 1];
@@ -215,10 +229,10 @@ int changes(const history_flags& flags, const cli_environment& env) {
       const std::size_t from = i == 0 ? 0 : found_here[i - 1].index;
       const std::size_t to = i + 1 == found_here.size() ? s.points.size() : found_here[i + 1].index;
       const std::span<const series_point> points(s.points);
-      const auto clock_before = mean_clock(points.subspan(from, c.index - from));
-      const auto clock_after = mean_clock(points.subspan(c.index, to - c.index));
+      const auto clock_before = mean_sm_clock(points.subspan(from, c.index - from));
+      const auto clock_after = mean_sm_clock(points.subspan(c.index, to - c.index));
       const bool tip = i + 1 == found_here.size();
-      const bool slower = c.ratio_low > 1 + threshold;
+      const bool slower = s.slower_beyond_band[i];
       slower_at_tip += tip && slower ? 1 : 0;
       ++found;
       const auto kernels = kernel_changes(good, bad, threshold);
@@ -309,8 +323,8 @@ int baseline(const history_flags& flags, const std::vector<std::string>& args,
     }
   }
   if (states.empty() && flags.filter) {
-    throw invalid_argument(fmt::format("--filter {} matches no state of {}", *flags.filter,
-                                       fmt::join(used, ", ")));
+    throw invalid_argument(
+        fmt::format("--filter {} matches no state of {}", *flags.filter, fmt::join(used, ", ")));
   }
   if (used.size() < 2) {
     throw invalid_argument(fmt::format(
@@ -318,10 +332,9 @@ int baseline(const history_flags& flags, const std::vector<std::string>& args,
         "least 2{}",
         flags.target.store, used.size(), used.size() == 1 ? "" : "s", device,
         flags.branch_filter ? " on branch " + *flags.branch_filter : "",
-        without_results.empty()
-            ? ""
-            : fmt::format(" ({} added by a kerntime that kept no results)",
-                          fmt::join(without_results, ", "))));
+        without_results.empty() ? ""
+                                : fmt::format(" ({} added by a kerntime that kept no results)",
+                                              fmt::join(without_results, ", "))));
   }
   const auto context = make_run_context(args, states);
   const auto write = [&](std::ostream& out) { make_json_writer()->print(out, context, states); };
@@ -330,8 +343,7 @@ int baseline(const history_flags& flags, const std::vector<std::string>& args,
   } else {
     write_file_atomically(*flags.json, write);
     *env.out << fmt::format("{}: a baseline of {} runs of {}{}: {}\n", *flags.json, used.size(),
-                            device,
-                            flags.branch_filter ? " on branch " + *flags.branch_filter : "",
+                            device, flags.branch_filter ? " on branch " + *flags.branch_filter : "",
                             fmt::join(used, ", "));
   }
   if (!without_results.empty()) {
@@ -390,10 +402,15 @@ history_commands add_history_options(CLI::App& history, history_flags& flags) {
         ->expected(0, 1)
         ->default_str("-");
   }
-  c.changes->add_option("--threshold", flags.threshold,
+  c.show->add_option("--html", flags.html,
+                     "Write a page with a trend chart per state, each change marked with its "
+                     "commits");
+  for (auto* command : {c.show, c.changes}) {
+    command->add_option("--threshold", flags.threshold,
                         "A latest change slower than this band fails the gate, e.g. 1% or 0.01");
-  c.changes->add_option("--alpha", flags.alpha,
+    command->add_option("--alpha", flags.alpha,
                         "False changes per series, at most (the test's level)");
+  }
   return c;
 }
 

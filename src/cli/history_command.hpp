@@ -33,6 +33,7 @@ struct history_flags {
   std::optional<std::string> device;
   std::optional<std::string> branch_filter;
   std::optional<std::string> json; // FILE, or - for stdout
+  std::optional<std::string> html; // show: the trends page
   std::string threshold = "1%";
   double alpha = 0.01;
   // baseline

@@ -115,8 +115,8 @@ void decide(state_comparison& s, const detail::ratio_interval& interval, double 
     return;
   }
   if (s.new_units == 1 && s.unit == "runs") { // one new run against a baseline of several
-    const auto runs = detail::base_runs_for_half_width(interval.log_half_width,
-                                                       wanted - step_part, s.base_units, alpha);
+    const auto runs = detail::base_runs_for_half_width(interval.log_half_width, wanted - step_part,
+                                                       s.base_units, alpha);
     s.notes.push_back(
         runs ? fmt::format("a baseline of about {} runs would settle it (history baseline "
                            "--last {})",

@@ -38,9 +38,10 @@ constexpr const char* sqlite_migrations[] = {
     // Every (GPU model, state) measured at least once: the list of series without a scan.
     "CREATE TABLE series (device_name TEXT NOT NULL, name TEXT NOT NULL,"
     "  PRIMARY KEY (device_name, name)) WITHOUT ROWID;",
-    // 2: the state's result without its trace, zlib-compressed, and its size unpacked.
-    "ALTER TABLE states ADD COLUMN result BLOB;"
-    "ALTER TABLE states ADD COLUMN result_size INTEGER;",
+    // 2: each state's result without its trace, zlib-compressed, and its size unpacked. A table
+    // of its own, so that reading the series (changes) does not page through the results.
+    "CREATE TABLE results (run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT NOT NULL,"
+    "  size INTEGER NOT NULL, result BLOB NOT NULL, PRIMARY KEY (run_id, name));",
 };
 constexpr const char* postgres_migrations[] = {
     "CREATE SCHEMA IF NOT EXISTS kerntime;"
@@ -62,8 +63,8 @@ constexpr const char* postgres_migrations[] = {
     "CREATE INDEX runs_by_device ON runs (device_name, date);"
     "CREATE TABLE series (device_name TEXT NOT NULL, name TEXT NOT NULL,"
     "  PRIMARY KEY (device_name, name));",
-    "ALTER TABLE states ADD COLUMN result BYTEA;"
-    "ALTER TABLE states ADD COLUMN result_size BIGINT;",
+    "CREATE TABLE results (run_id BIGINT NOT NULL REFERENCES runs(id), name TEXT NOT NULL,"
+    "  size BIGINT NOT NULL, result BYTEA NOT NULL, PRIMARY KEY (run_id, name));",
 };
 static_assert(std::size(sqlite_migrations) == history_schema_version);
 static_assert(std::size(postgres_migrations) == history_schema_version);
@@ -88,8 +89,9 @@ std::string uncompressed(const std::vector<unsigned char>& bytes, std::int64_t s
                          std::int64_t run_id) {
   std::string out(static_cast<std::size_t>(size), '\0');
   uLongf length = out.size();
-  if (size < 0 || uncompress(reinterpret_cast<Bytef*>(out.data()), &length, bytes.data(),
-                             bytes.size()) != Z_OK ||
+  if (size < 0 ||
+      uncompress(reinterpret_cast<Bytef*>(out.data()), &length, bytes.data(), bytes.size()) !=
+          Z_OK ||
       length != out.size()) {
     throw invalid_argument(
         fmt::format("the history store: run {} holds a damaged result; add that run again to a "
@@ -211,10 +213,12 @@ std::int64_t history_store::add(const result_set& set, const run_labels& labels,
     const std::int64_t id = insert->integer(0);
     insert.reset(); // its rows read: the connection is free for the next statement
     auto row = db_->prepare("INSERT INTO states (run_id, name, benchmark, status, median_ns, "
-                            "low_ns, high_ns, cv, trial_medians, sm_clock_mhz, kernels, result, "
-                            "result_size) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    auto listed = db_->prepare(
-        "INSERT INTO series (device_name, name) VALUES (?, ?) ON CONFLICT DO NOTHING");
+                            "low_ns, high_ns, cv, trial_medians, sm_clock_mhz, kernels) VALUES "
+                            "(?,?,?,?,?,?,?,?,?,?,?)");
+    auto kept_result =
+        db_->prepare("INSERT INTO results (run_id, name, size, result) VALUES (?,?,?,?)");
+    auto listed =
+        db_->prepare("INSERT INTO series (device_name, name) VALUES (?, ?) ON CONFLICT DO NOTHING");
     for (const auto& run : set.runs) {
       row->reset();
       row->bind(1, id).bind(2, run.state_name).bind(3, run.benchmark);
@@ -236,9 +240,12 @@ std::int64_t history_store::add(const result_set& set, const run_labels& labels,
             .bind(11, kernels.dump());
         kept.result->trace = {};
       }
-      const std::string text = run_to_json_line(kept);
-      row->bind_bytes(12, compressed(text)).bind(13, static_cast<std::int64_t>(text.size()));
       row->step();
+      const std::string text = run_to_json_line(kept);
+      kept_result->reset();
+      kept_result->bind(1, id).bind(2, run.state_name);
+      kept_result->bind(3, static_cast<std::int64_t>(text.size())).bind_bytes(4, compressed(text));
+      kept_result->step();
       if (run.status == run_status::ok && run.result) {
         listed->reset();
         listed->bind(1, device_name).bind(2, run.state_name);
@@ -246,6 +253,7 @@ std::int64_t history_store::add(const result_set& set, const run_labels& labels,
       }
     }
     row.reset();
+    kept_result.reset();
     listed.reset();
     db_->commit();
     return id;
@@ -302,14 +310,25 @@ std::vector<std::pair<std::string, double>> kernels_of(const series_point& p) {
   return kernels;
 }
 
+std::optional<double> mean_sm_clock(std::span<const series_point> points) {
+  double sum = 0;
+  int count = 0;
+  for (const auto& p : points) {
+    if (p.sm_clock_mhz) {
+      sum += *p.sm_clock_mhz;
+      ++count;
+    }
+  }
+  return count > 0 ? std::optional<double>(sum / count) : std::nullopt;
+}
+
 std::vector<series_point> history_store::series(const series_query& query) const {
   auto rows = db_->prepare(fmt::format("SELECT {} FROM states s JOIN runs r ON r.id = s.run_id "
                                        "WHERE s.name = ? AND r.device_name = ? AND s.status = "
                                        "'ok' AND (? = 0 OR r.branch = ?) ORDER BY r.date, r.id",
                                        point_columns));
   rows->bind(1, query.state).bind(2, query.device);
-  rows->bind(3, static_cast<std::int64_t>(query.branch ? 1 : 0))
-      .bind(4, query.branch.value_or(""));
+  rows->bind(3, static_cast<std::int64_t>(query.branch ? 1 : 0)).bind(4, query.branch.value_or(""));
   std::vector<series_point> out;
   while (rows->step()) {
     out.push_back(point_of(*rows));
@@ -375,16 +394,15 @@ std::vector<std::string> history_store::devices(const std::optional<std::string>
 }
 
 std::optional<std::vector<benchmark_run>> history_store::results_of(std::int64_t run_id) const {
-  auto rows = db_->prepare("SELECT result, result_size FROM states WHERE run_id = ? ORDER BY name");
+  auto rows = db_->prepare("SELECT result, size FROM results WHERE run_id = ? ORDER BY name");
   rows->bind(1, run_id);
   std::vector<benchmark_run> out;
   while (rows->step()) {
-    const auto bytes = rows->bytes(0);
-    if (bytes.empty()) { // added before the store kept results (schema 1)
-      return std::nullopt;
-    }
-    out.push_back(parse_run_json(uncompressed(bytes, rows->integer(1), run_id),
+    out.push_back(parse_run_json(uncompressed(rows->bytes(0), rows->integer(1), run_id),
                                  fmt::format("{} run {}", name(), run_id)));
+  }
+  if (out.empty()) { // added before the store kept results (schema 1)
+    return std::nullopt;
   }
   return out;
 }

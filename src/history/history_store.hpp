@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +47,9 @@ struct series_point {
 
 // The kernels of a run of a state: name, median ns per iteration.
 [[nodiscard]] std::vector<std::pair<std::string, double>> kernels_of(const series_point& p);
+
+// The mean on-GPU SM clock of the runs that measured one; nullopt where none did.
+[[nodiscard]] std::optional<double> mean_sm_clock(std::span<const series_point> points);
 
 struct series_query {
   std::string state;

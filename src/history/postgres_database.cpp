@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <deque>
@@ -37,7 +38,9 @@ std::string numbered_placeholders(std::string_view sql) {
 
 class postgres_statement final : public history_statement {
 public:
-  postgres_statement(postgres_database& db, std::string name) : db_(db), name_(std::move(name)) {}
+  // `parameters`: how many the statement takes; one left unbound is NULL, as in SQLite.
+  postgres_statement(postgres_database& db, std::string name, std::size_t parameters)
+      : db_(db), name_(std::move(name)), parameters_(parameters) {}
   ~postgres_statement() override;
   postgres_statement(const postgres_statement&) = delete;
   postgres_statement& operator=(const postgres_statement&) = delete;
@@ -51,9 +54,8 @@ public:
     return *this;
   }
   history_statement& bind(int index, std::optional<double> value) override {
-    slot(index) = value && std::isfinite(*value)
-                      ? parameter{fmt::format("{}", *value), 0}
-                      : parameter{std::nullopt, 0};
+    slot(index) = value && std::isfinite(*value) ? parameter{fmt::format("{}", *value), 0}
+                                                 : parameter{std::nullopt, 0};
     return *this;
   }
   history_statement& bind_bytes(int index, const std::vector<unsigned char>& bytes) override {
@@ -140,7 +142,8 @@ public:
           name_, why));
     }
     // "schema already exists, skipping" and the like are not the user's business.
-    pq.set_notice_processor(connection_, [](void*, const char*) {}, nullptr);
+    pq.set_notice_processor(
+        connection_, [](void*, const char*) {}, nullptr);
     // Writers wait for each other up to a minute, as in a SQLite store.
     execute(fmt::format("SET search_path TO {}; SET lock_timeout = '60s'", schema_name));
   }
@@ -160,11 +163,12 @@ public:
   [[nodiscard]] std::unique_ptr<history_statement> prepare(std::string_view sql) override {
     finish_active();
     std::string name = fmt::format("kerntime_{}", ++statements_);
-    PGresult* result = libpq().prepare(connection_, name.c_str(),
-                                       numbered_placeholders(sql).c_str(), 0, nullptr);
+    PGresult* result =
+        libpq().prepare(connection_, name.c_str(), numbered_placeholders(sql).c_str(), 0, nullptr);
     check(result);
     libpq().clear(result);
-    return std::make_unique<postgres_statement>(*this, std::move(name));
+    return std::make_unique<postgres_statement>(
+        *this, std::move(name), static_cast<std::size_t>(std::count(sql.begin(), sql.end(), '?')));
   }
   void begin_writing() override {
     execute("BEGIN");
@@ -207,8 +211,8 @@ public:
     }
     std::string why = result != nullptr ? trimmed(libpq().result_error_message(result))
                                         : trimmed(libpq().error_message(connection_));
-    const char* state = result != nullptr ? libpq().result_error_field(result, PG_DIAG_SQLSTATE)
-                                          : nullptr;
+    const char* state =
+        result != nullptr ? libpq().result_error_field(result, PG_DIAG_SQLSTATE) : nullptr;
     libpq().clear(result);
     if (state != nullptr && std::string_view(state) == "55P03") { // lock_not_available
       why += "; another writer held the store for more than a minute";
@@ -302,7 +306,7 @@ void postgres_statement::end(PGresult* last) {
 void postgres_statement::reset() {
   finish();
   db_.forget(this);
-  parameters_.clear();
+  parameters_.assign(parameters_.size(), parameter{});
   sent_ = false;
   done_ = false;
 }

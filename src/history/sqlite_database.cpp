@@ -40,8 +40,7 @@ public:
     return *this;
   }
   history_statement& bind_bytes(int index, const std::vector<unsigned char>& bytes) override {
-    sqlite3_bind_blob(stmt_, index, bytes.data(), static_cast<int>(bytes.size()),
-                      SQLITE_TRANSIENT);
+    sqlite3_bind_blob(stmt_, index, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
     return *this;
   }
   void reset() override {

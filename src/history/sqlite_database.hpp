@@ -11,7 +11,7 @@ namespace kerntime::detail {
 
 // Opens the SQLite file at `path`; `create` makes it where it does not exist, else a missing file
 // is refused with the way to make one.
-[[nodiscard]] std::unique_ptr<history_database> open_sqlite_database(const std::filesystem::path& path,
-                                                                     bool create);
+[[nodiscard]] std::unique_ptr<history_database>
+open_sqlite_database(const std::filesystem::path& path, bool create);
 
 } // namespace kerntime::detail

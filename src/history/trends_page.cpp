@@ -123,15 +123,9 @@ segment after(const trend_series& s, std::size_t k) {
 
 // The mean on-GPU SM clock of a segment's runs that measured one.
 std::optional<double> mean_clock(const trend_series& s, segment runs) {
-  double sum = 0;
-  int count = 0;
-  for (std::size_t i = runs.from; i < std::min(runs.to, s.points.size()); ++i) {
-    if (const auto& clock = s.points[i].sm_clock_mhz) {
-      sum += *clock;
-      ++count;
-    }
-  }
-  return count > 0 ? std::optional<double>(sum / count) : std::nullopt;
+  const std::size_t to = std::min(runs.to, s.points.size());
+  return runs.from < to ? mean_sm_clock(std::span(s.points).subspan(runs.from, to - runs.from))
+                        : std::nullopt;
 }
 
 // The lowest and highest finite value added.
@@ -242,13 +236,31 @@ std::vector<label_place> place_labels(std::span<const double> xs, std::span<cons
   return placed;
 }
 
-// A series' chart: a dot per run at its median joined by a line, its interval a thin bar, the
-// level of each segment a thick line, each change a dashed line at the boundary of its two runs.
-std::string trend_chart(const trend_series& s, std::string_view heading_id, double threshold) {
-  const auto& points = s.points;
-  const std::size_t n = points.size();
+// Where a chart puts things: the runs evenly along x, their medians in µs up the plot.
+struct chart_frame {
+  double step = 0; // from one run to the next
+  linear_scale scale;
+  double plot_top = 0;
+  double plot_bottom = 0;
+
+  [[nodiscard]] double run_x(std::size_t i) const {
+    return plot_left + step * (static_cast<double>(i) + 0.5);
+  }
+  // Between run i - 1 and run i.
+  [[nodiscard]] double boundary_x(std::size_t i) const {
+    return plot_left + step * static_cast<double>(i);
+  }
+  [[nodiscard]] double y(double ns) const {
+    return plot_bottom - plot_height * (ns / 1e3 - scale.low) / (scale.high - scale.low);
+  }
+};
+
+// The scale of a series' medians and intervals, in µs. A wobble inside the band does not fill
+// the chart: the scale spans at least ±band around the middle, so a flat series looks flat and
+// a step beyond the band looks like one.
+linear_scale median_scale(const trend_series& s, double threshold) {
   extent range;
-  for (const auto& p : points) {
+  for (const auto& p : s.points) {
     range.add(p.median_ns);
     range.add(p.low_ns.value_or(p.median_ns));
     range.add(p.high_ns.value_or(p.median_ns));
@@ -256,164 +268,196 @@ std::string trend_chart(const trend_series& s, std::string_view heading_id, doub
   if (!(range.low <= range.high)) {
     range = {0, 1};
   }
-  // A wobble inside the band does not fill the chart: the scale spans at least ±band around
-  // the middle, so a flat series looks flat and a step beyond the band looks like one.
   const double middle = (range.low + range.high) / 2;
   const double half = std::max((range.high - range.low) / 2, std::abs(middle) * threshold);
-  const linear_scale scale = nice_scale((middle - half) / 1e3, (middle + half) / 1e3, 4);
+  return nice_scale((middle - half) / 1e3, (middle + half) / 1e3, 4);
+}
 
-  const double step = (plot_right - plot_left) / static_cast<double>(std::max<std::size_t>(n, 1));
-  const auto run_x = [&](std::size_t i) {
-    return plot_left + step * (static_cast<double>(i) + 0.5);
-  };
-  const auto boundary_x = [&](std::size_t i) { return plot_left + step * static_cast<double>(i); };
+// A change as drawn: which of the series' changes, its label's two lines (the size with its
+// interval; the commits of the runs either side) and where the label goes.
+struct change_mark {
+  std::size_t change = 0;
+  std::string size;
+  std::string commits;
+  label_place place;
+};
 
-  std::vector<std::size_t> marked; // the changes drawn, by their place in s.changes
+std::vector<change_mark> change_marks(const trend_series& s, const chart_frame& frame) {
+  std::vector<change_mark> marks;
   std::vector<double> xs;
   std::vector<double> widths;
-  std::vector<std::pair<std::string, std::string>> labels;
   for (std::size_t k = 0; k < s.changes.size(); ++k) {
     const auto& c = s.changes[k];
     if (!drawable(s, c)) {
       continue;
     }
-    marked.push_back(k);
-    labels.emplace_back(change_text(c),
-                        short_commit(points[c.index - 1]) + ".." + short_commit(points[c.index]));
-    xs.push_back(boundary_x(c.index));
-    widths.push_back(bold_char_width *
-                     static_cast<double>(std::max(code_points(labels.back().first),
-                                                  code_points(labels.back().second))));
+    change_mark mark;
+    mark.change = k;
+    mark.size = change_text(c);
+    mark.commits = short_commit(s.points[c.index - 1]) + ".." + short_commit(s.points[c.index]);
+    xs.push_back(frame.boundary_x(c.index));
+    widths.push_back(bold_char_width * static_cast<double>(std::max(code_points(mark.size),
+                                                                    code_points(mark.commits))));
+    marks.push_back(std::move(mark));
   }
   const auto places = place_labels(xs, widths);
-  std::size_t rows = 0;
-  for (const auto& p : places) {
-    rows = std::max(rows, p.row + 1);
+  for (std::size_t m = 0; m < marks.size(); ++m) {
+    marks[m].place = places[m];
   }
-  const double plot_top = top_margin + label_row * static_cast<double>(rows) + 6;
-  const double plot_bottom = plot_top + plot_height;
-  const auto y = [&](double ns) {
-    return plot_bottom - plot_height * (ns / 1e3 - scale.low) / (scale.high - scale.low);
-  };
-  const double height = plot_bottom + axis_height;
+  return marks;
+}
 
-  std::string out = fmt::format(
-      "<svg class=\"chart trend\" viewBox=\"0 0 {0} "
-      "{1:.0f}\" width=\"{0}\" height=\"{1:.0f}\" role=\"img\" aria-labelledby=\"{2}\">",
-      chart_width, height, heading_id);
-
-  // The median axis: grid lines, their values in µs, the axis' name.
+// Grid lines, their values in µs and the axis' name.
+std::string median_axis(const chart_frame& frame) {
   std::string grid;
   std::string ticks;
-  for (const double t : scale.ticks) {
-    const double ty = y(t * 1e3);
-    grid += fmt::format("M{} {:.1f}H{}", plot_left, ty, plot_right);
-    ticks += fmt::format("<text x=\"{}\" y=\"{:.1f}\">{:g}</text>", plot_left - 5, ty, t);
+  for (const double t : frame.scale.ticks) {
+    const double y = frame.y(t * 1e3);
+    grid += fmt::format("M{} {:.1f}H{}", plot_left, y, plot_right);
+    ticks += fmt::format("<text x=\"{}\" y=\"{:.1f}\">{:g}</text>", plot_left - 5, y, t);
   }
-  out += fmt::format("<path class=\"grid\" d=\"{}\"/><g class=\"tick\">{}</g>", grid, ticks);
-  out += fmt::format("<text class=\"axis-name\" transform=\"rotate(-90)\" x=\"{:.1f}\" "
-                     "y=\"11\">median (\xC2\xB5s)</text>",
-                     -(plot_top + plot_bottom) / 2);
+  return fmt::format("<path class=\"grid\" d=\"{}\"/><g class=\"tick\">{}</g><text "
+                     "class=\"axis-name\" transform=\"rotate(-90)\" x=\"{:.1f}\" y=\"11\">median "
+                     "(\xC2\xB5s)</text>",
+                     grid, ticks, -(frame.plot_top + frame.plot_bottom) / 2);
+}
 
-  // Under the axis, the latest run's date and commit and every so many runs back, each with a
-  // tick at its run; a label at the chart's edge is moved in, its tick stays.
-  const auto stride = static_cast<std::size_t>(std::max(1.0, std::ceil(run_label_spacing / step)));
-  std::string axis = fmt::format("M{} {:.1f}H{}", plot_left, plot_bottom, plot_right);
-  std::string run_labels;
-  for (std::size_t back = 0; back < n; back += stride) {
-    const std::size_t i = n - 1 - back;
-    const double x = run_x(i);
+// Under the plot the latest run's date and commit, and every so many runs back, each with a
+// tick at its run; a label at the chart's edge is moved in, its tick stays.
+std::string run_axis(const chart_frame& frame, std::span<const series_point> points) {
+  const auto stride =
+      static_cast<std::size_t>(std::max(1.0, std::ceil(run_label_spacing / frame.step)));
+  std::string axis = fmt::format("M{} {:.1f}H{}", plot_left, frame.plot_bottom, plot_right);
+  std::string labels;
+  for (std::size_t back = 0; back < points.size(); back += stride) {
+    const std::size_t i = points.size() - 1 - back;
+    const double x = frame.run_x(i);
     const double half_width = char_width * 5 + 3; // 10 characters, a little room at the edge
-    const double at = std::clamp(x, half_width, chart_width - half_width);
-    axis += fmt::format("M{:.1f} {:.1f}v4", x, plot_bottom);
-    run_labels += fmt::format("<text x=\"{0:.1f}\" y=\"{1:.1f}\">{2}<tspan "
-                              "x=\"{0:.1f}\" dy=\"12\">{3}</tspan></text>",
-                              at, plot_bottom + 15, html_escape(day_of(points[i].date)),
-                              html_escape(short_commit(points[i])));
+    axis += fmt::format("M{:.1f} {:.1f}v4", x, frame.plot_bottom);
+    labels += fmt::format(
+        "<text x=\"{0:.1f}\" y=\"{1:.1f}\">{2}<tspan x=\"{0:.1f}\" dy=\"12\">{3}</tspan></text>",
+        std::clamp(x, half_width, chart_width - half_width), frame.plot_bottom + 15,
+        html_escape(day_of(points[i].date)), html_escape(short_commit(points[i])));
   }
-  out += fmt::format("<path class=\"axis\" d=\"{}\"/><g class=\"run\">{}</g>", axis, run_labels);
+  return fmt::format("<path class=\"axis\" d=\"{}\"/><g class=\"run\">{}</g>", axis, labels);
+}
 
-  // Each run's interval, where it had one.
-  path_data intervals;
-  for (std::size_t i = 0; i < n; ++i) {
+// Each run's interval (where it had one) as a thin bar.
+std::string intervals(const chart_frame& frame, std::span<const series_point> points) {
+  path_data bars;
+  for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
     if (p.low_ns && p.high_ns && std::isfinite(*p.low_ns) && std::isfinite(*p.high_ns)) {
-      intervals.move_to(run_x(i), y(*p.low_ns));
-      intervals.vertical_to(y(*p.high_ns));
+      bars.move_to(frame.run_x(i), frame.y(*p.low_ns));
+      bars.vertical_to(frame.y(*p.high_ns));
     }
   }
-  if (!intervals.text().empty()) {
-    out += fmt::format("<path class=\"interval\" d=\"{}\"/>", intervals.text());
-  }
+  return bars.text().empty() ? std::string()
+                             : fmt::format("<path class=\"interval\" d=\"{}\"/>", bars.text());
+}
 
-  // The level of each segment: the mean of its medians, as find_change_points gave it.
-  std::string levels;
+// The level of each segment between changes: the mean of its medians, as find_change_points
+// gave it (a split too small to report leaves the means of its two sides as the neighbouring
+// changes' `after` and `before`, within that small shift of each other: the line keeps the
+// first).
+std::string levels(const chart_frame& frame, const trend_series& s,
+                   std::span<const change_mark> marks) {
+  std::string d;
   const auto level = [&](std::size_t from, std::size_t to, double ns) {
     if (std::isfinite(ns)) {
-      levels += fmt::format("M{:.1f} {:.1f}H{:.1f}", boundary_x(from), y(ns), boundary_x(to));
+      d += fmt::format("M{:.1f} {:.1f}H{:.1f}", frame.boundary_x(from), frame.y(ns),
+                       frame.boundary_x(to));
     }
   };
-  if (marked.empty()) {
+  if (marks.empty() && !s.points.empty()) {
     double sum = 0;
-    for (const auto& p : points) {
+    for (const auto& p : s.points) {
       sum += p.median_ns;
     }
-    if (n > 0) {
-      level(0, n, sum / static_cast<double>(n));
-    }
-  } else {
-    level(0, s.changes[marked.front()].index, s.changes[marked.front()].before);
-    for (std::size_t m = 0; m < marked.size(); ++m) {
-      const std::size_t to = m + 1 < marked.size() ? s.changes[marked[m + 1]].index : n;
-      level(s.changes[marked[m]].index, to, s.changes[marked[m]].after);
-    }
+    level(0, s.points.size(), sum / static_cast<double>(s.points.size()));
   }
-  if (!levels.empty()) {
-    out += fmt::format("<path class=\"level\" d=\"{}\"/>", levels);
+  for (std::size_t m = 0; m < marks.size(); ++m) {
+    const auto& c = s.changes[marks[m].change];
+    if (m == 0) {
+      level(0, c.index, c.before);
+    }
+    level(c.index, m + 1 < marks.size() ? s.changes[marks[m + 1].change].index : s.points.size(),
+          c.after);
   }
+  return d.empty() ? std::string() : fmt::format("<path class=\"level\" d=\"{}\"/>", d);
+}
 
-  // The medians: one line, a dot at each run (a marker) while the runs are apart enough.
+// The medians: one line, a dot at each run (a marker) while the runs are apart enough.
+std::string medians(const chart_frame& frame, std::span<const series_point> points) {
   path_data line;
   bool drawn = false;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (std::isfinite(points[i].median_ns)) {
-      if (drawn) {
-        line.line_to(run_x(i), y(points[i].median_ns));
-      } else {
-        line.move_to(run_x(i), y(points[i].median_ns));
-      }
-      drawn = true;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!std::isfinite(points[i].median_ns)) {
+      continue;
     }
+    if (drawn) {
+      line.line_to(frame.run_x(i), frame.y(points[i].median_ns));
+    } else {
+      line.move_to(frame.run_x(i), frame.y(points[i].median_ns));
+    }
+    drawn = true;
   }
-  if (n == 1 && drawn) {
-    line.line_to(run_x(0), y(points[0].median_ns)); // a vertex to mark: one run's dot
+  if (points.size() == 1 && drawn) {
+    line.line_to(frame.run_x(0), frame.y(points[0].median_ns)); // a vertex to mark: its dot
   }
-  if (drawn) {
-    out += fmt::format("<path class=\"median{}\" d=\"{}\"/>", step >= dot_spacing ? " dots" : "",
-                       line.text());
-  }
+  return drawn ? fmt::format("<path class=\"median{}\" d=\"{}\"/>",
+                             frame.step >= dot_spacing ? " dots" : "", line.text())
+               : std::string();
+}
 
-  // The changes: a dashed line from its label down through the plot; the full commits and
-  // dates on hover.
-  for (std::size_t m = 0; m < marked.size(); ++m) {
-    const auto& c = s.changes[marked[m]];
-    const auto& p = places[m];
-    const auto& good = points[c.index - 1];
-    const auto& bad = points[c.index];
-    const double row_top = top_margin + label_row * static_cast<double>(p.row);
-    const double text_x = p.end ? p.right : p.left;
+// Each change: a dashed line from its label down through the plot; the full commits and dates
+// on hover.
+std::string change_lines(const chart_frame& frame, const trend_series& s,
+                         std::span<const change_mark> marks) {
+  std::string out;
+  for (const auto& mark : marks) {
+    const auto& c = s.changes[mark.change];
+    const auto& good = s.points[c.index - 1];
+    const auto& bad = s.points[c.index];
+    const auto& place = mark.place;
+    const double row_top = top_margin + label_row * static_cast<double>(place.row);
+    const double text_x = place.end ? place.right : place.left;
     out += fmt::format(
         "<g class=\"change{}\"><title>{} between run {} ({}{}) and run {} ({}{})</title>"
         "<path d=\"M{:.1f} {:.1f}V{:.1f}\"/><text x=\"{:.1f}\" y=\"{:.1f}\"{}>{}<tspan "
         "x=\"{:.1f}\" dy=\"12\">{}</tspan></text></g>",
-        slower(s, marked[m]) ? " slower" : "", html_escape(labels[m].first), good.run_id,
+        slower(s, mark.change) ? " slower" : "", html_escape(mark.size), good.run_id,
         html_escape(good.date), good.commit.empty() ? "" : ", " + html_escape(good.commit),
         bad.run_id, html_escape(bad.date), bad.commit.empty() ? "" : ", " + html_escape(bad.commit),
-        p.x, row_top, plot_bottom, text_x, row_top + 10, p.end ? " text-anchor=\"end\"" : "",
-        html_escape(labels[m].first), text_x, html_escape(labels[m].second));
+        place.x, row_top, frame.plot_bottom, text_x, row_top + 10,
+        place.end ? " text-anchor=\"end\"" : "", html_escape(mark.size), text_x,
+        html_escape(mark.commits));
   }
-  out += "</svg>\n";
   return out;
+}
+
+// A series' chart: a dot per run at its median joined by a line, its interval a thin bar, the
+// level of each segment a thick line, each change a dashed line at the boundary of its two
+// runs with its label in a row above the plot.
+std::string trend_chart(const trend_series& s, std::string_view heading_id, double threshold) {
+  chart_frame frame;
+  frame.step =
+      (plot_right - plot_left) / static_cast<double>(std::max<std::size_t>(s.points.size(), 1));
+  frame.scale = median_scale(s, threshold);
+  const auto marks = change_marks(s, frame);
+  std::size_t rows = 0;
+  for (const auto& mark : marks) {
+    rows = std::max(rows, mark.place.row + 1);
+  }
+  frame.plot_top = top_margin + label_row * static_cast<double>(rows) + 6;
+  frame.plot_bottom = frame.plot_top + plot_height;
+  const double height = frame.plot_bottom + axis_height;
+  return fmt::format("<svg class=\"chart trend\" viewBox=\"0 0 {0} {1:.0f}\" width=\"{0}\" "
+                     "height=\"{1:.0f}\" role=\"img\" aria-labelledby=\"{2}\">{3}{4}{5}{6}{7}{8}"
+                     "</svg>\n",
+                     chart_width, height, heading_id, median_axis(frame), run_axis(frame, s.points),
+                     intervals(frame, s.points), levels(frame, s, marks), medians(frame, s.points),
+                     change_lines(frame, s, marks));
 }
 
 std::string run_cell(const series_point& p) {

@@ -427,9 +427,9 @@ TEST_F(command_line, a_run_the_history_cannot_keep_says_so_and_keeps_its_files) 
   registry.add("skips", [](state& s) { s.skip("nothing measured"); });
   const auto json = folder_ / "out.json";
   const auto store = folder_ / "history.sqlite";
-  const auto result = run_cli(
-      registry, {"run", "--json", json.string(), "--store", store.string(), "--commit", "abc"},
-      true);
+  const auto result =
+      run_cli(registry,
+              {"run", "--json", json.string(), "--store", store.string(), "--commit", "abc"}, true);
   // Nothing was measured, so no GPU is named: the store refuses the run, the file stays.
   EXPECT_EQ(result.exit_code, exit_benchmark_failed);
   EXPECT_NE(result.err.find("the run was not added to the history"), std::string::npos)

@@ -13,12 +13,22 @@
 
 The parser, the browser call and the PNG reader are check_html_report.py's (tests/report).
 
+  made:      first makes the page the real way: 12 nightly runs synthesised from the H200 suite
+             run (tests/report/data/h200-suite.json, each state's median moved by 0.2 % noise,
+             one state 3 % slower from the 8th run), added with `kerntime history add`, drawn
+             with `kerntime history show --html`; then both checks above.
+
 usage: check_trends_page.py structure|browser PAGE [WORK_FOLDER]
+       check_trends_page.py made KERNTIME WORK_FOLDER
 """
 
+import hashlib
+import json
 import pathlib
+import random
 import re
 import shutil
+import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "report"))
@@ -97,7 +107,43 @@ def check_in_browser(browser, page, series, slower, work):
     print(f"browser: {charts} charts in the DOM, the first drawn, no console messages")
 
 
+SUITE_RUN = pathlib.Path(__file__).resolve().parents[1] / "report/data/h200-suite.json"
+
+
+def make_page(kerntime, work):
+    """The page of a store of 12 synthesised nightly runs, one state made 3 % slower."""
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    document = json.loads(SUITE_RUN.read_text())
+    slower = next(r["state_name"] for r in document["runs"] if r.get("result"))
+    random.seed(29)
+    store = work / "history.sqlite"
+    for night in range(12):
+        runs = []
+        for run in document["runs"]:
+            result = run.get("result")
+            if result:
+                factor = random.gauss(1.0, 0.002) * (1.03 if run["state_name"] == slower and
+                                                     night >= 7 else 1.0)
+                result = dict(result, latency_ns=result["latency_ns"] * factor)
+            runs.append(dict(run, result=result))
+        context = dict(document["context"], date=f"2026-11-{night + 1:02d}T02:00:00Z")
+        path = work / f"night{night}.json"
+        path.write_text(json.dumps(dict(document, context=context, runs=runs)))
+        subprocess.run([kerntime, "history", "add", str(path), "--store", str(store),
+                        "--commit", hashlib.sha1(f"night {night}".encode()).hexdigest(),
+                        "--branch", "main"], check=True,
+                       capture_output=True)
+    page = work / "trends.html"
+    subprocess.run([kerntime, "history", "show", "--store", str(store), "--html", str(page)],
+                   check=True, capture_output=True)
+    return page
+
+
 def main(argv):
+    if len(argv) == 4 and argv[1] == "made":
+        argv = [argv[0], "browser", str(make_page(argv[2], pathlib.Path(argv[3]))),
+                str(pathlib.Path(argv[3]) / "check")]
     if len(argv) not in (3, 4) or argv[1] not in ("structure", "browser"):
         print(__doc__, file=sys.stderr)
         return 2

@@ -97,12 +97,13 @@ protected:
   std::string database_;
 };
 
-INSTANTIATE_TEST_SUITE_P(
-    OnEachDatabase, history_store_test,
-    ::testing::Values(history_database::kind::sqlite, history_database::kind::postgresql),
-    [](const ::testing::TestParamInfo<history_database::kind>& info) {
-      return info.param == history_database::kind::sqlite ? "sqlite" : "postgresql";
-    });
+INSTANTIATE_TEST_SUITE_P(OnEachDatabase, history_store_test,
+                         ::testing::Values(history_database::kind::sqlite,
+                                           history_database::kind::postgresql),
+                         [](const ::testing::TestParamInfo<history_database::kind>& info) {
+                           return info.param == history_database::kind::sqlite ? "sqlite"
+                                                                               : "postgresql";
+                         });
 
 TEST_P(history_store_test, RunsAddedReadBackAsEachStatesSeriesOldestFirst) {
   history_store store(path_, true);
@@ -196,8 +197,7 @@ TEST_P(history_store_test, AStoreOfTheFirstSchemaIsMigratedAndItsRunsStillRead) 
   }
   { // as kerntime wrote it before it kept results
     const auto db = open_history_database(path_, false);
-    db->execute("ALTER TABLE states DROP COLUMN result");
-    db->execute("ALTER TABLE states DROP COLUMN result_size");
+    db->execute("DROP TABLE results");
     db->set_schema_version(1);
   }
   history_store store(path_, false);
@@ -282,8 +282,7 @@ TEST_P(history_store_test, ABaselineOfTheNewestRunsIsReadByCompareAsSeveralBaseR
   const auto made = run_cli(registry, {"history", "baseline", "--store", path_, "--branch", "main",
                                        "--last", "5", "--json", file.string()});
   ASSERT_EQ(made.exit_code, exit_ok) << made.err;
-  EXPECT_NE(made.out.find("a baseline of 3 runs of NVIDIA H200 on branch main"),
-            std::string::npos)
+  EXPECT_NE(made.out.find("a baseline of 3 runs of NVIDIA H200 on branch main"), std::string::npos)
       << made.out;
   const auto base = read_result_set(file);
   const auto states = test::sample_runs();
@@ -297,8 +296,8 @@ TEST_P(history_store_test, ABaselineOfTheNewestRunsIsReadByCompareAsSeveralBaseR
   EXPECT_EQ(c.states.front().base_units, 3);
   EXPECT_EQ(c.states.front().new_units, 1);
 
-  const auto too_few = run_cli(registry, {"history", "baseline", "--store", path_, "--last", "1",
-                                          "--json", file.string()});
+  const auto too_few = run_cli(
+      registry, {"history", "baseline", "--store", path_, "--last", "1", "--json", file.string()});
   EXPECT_EQ(too_few.exit_code, exit_bad_input);
   EXPECT_NE(too_few.err.find("at least 2 runs"), std::string::npos) << too_few.err;
   const auto no_json = run_cli(registry, {"history", "baseline", "--store", path_});
