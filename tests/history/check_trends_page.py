@@ -32,8 +32,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "report"))
-from check_html_report import (browse, check, check_screenshot, chromium, failure,  # noqa: E402
-                               parse, png_pixels)
+from check_html_report import (browse, check, check_screenshot, chromium, exit_with, parse,  # noqa: E402
+                               png_pixels)
 
 SUMMARY = re.compile(r'<p class="summary">(\d+) changes? in (\d+) series; (\d+) states? slower '
                      r"at the tip beyond")
@@ -164,8 +164,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv))
-    except failure as problem:
-        print(f"FAILED: {problem}", file=sys.stderr)
-        sys.exit(1)
+    exit_with(main)

@@ -356,9 +356,14 @@ def main(argv):
     return 0
 
 
-if __name__ == "__main__":
+def exit_with(main):
+    """Runs a check's main(argv) and exits with its code; a failed check exits 1, saying what."""
     try:
         sys.exit(main(sys.argv))
     except failure as problem:
         print(f"FAILED: {problem}", file=sys.stderr)
         sys.exit(1)
+
+
+if __name__ == "__main__":
+    exit_with(main)
