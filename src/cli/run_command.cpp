@@ -1,0 +1,367 @@
+#include "cli/run_command.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <ostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "cli/ab_command.hpp"
+#include "cli/calibrate_command.hpp"
+#include "cli/compare_command.hpp"
+#include "cli/counter_check.hpp"
+#include "cli/counter_phase.hpp"
+#include "cli/device_listing.hpp"
+#include "cli/device_selection.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/history_command.hpp"
+#include "cli/input_text.hpp"
+#include "cli/launch_choice.hpp"
+#include "cli/merge_command.hpp"
+#include "cli/output_paths.hpp"
+#include "cli/protocol_flags.hpp"
+#include "cli/report_command.hpp"
+#include "cli/report_files.hpp"
+#include "cli/roofline_flags.hpp"
+#include "cli/run_context.hpp"
+#include "cli/state_plan.hpp"
+#include "cli/state_runner.hpp"
+#include "cli/supervised_run.hpp"
+#include "cli/value_checks.hpp"
+#include "cli/worker_loop.hpp"
+#include "kerntime/compare.hpp"
+#include "kerntime/report.hpp"
+#include "report/runs_speed_of_light.hpp"
+#include "supervise/plan_listing.hpp"
+#include "supervise/shard.hpp"
+#include "supervise/worker_process.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+constexpr const setting_names& flag_names = protocol_flag_names;
+
+std::string flag(std::string_view name) {
+  return std::string(name);
+}
+
+// The settings CLI11 holds as text or as "given or not" become the protocol request.
+void read_typed_settings(const CLI::App& run, run_flags& flags) {
+  auto& p = flags.protocol;
+  read_warmup_flag(flags.warmup, p);
+  if (run.count(flag(flag_names.stop_at_ci)) > 0) {
+    p.stop_at_ci = flags.stop_at_ci;
+  }
+  if (run.count(flag(flag_names.max_trials)) > 0) {
+    p.max_trials = flags.max_trials;
+  }
+  if (run.count(flag(flag_names.max_time)) > 0) {
+    p.max_time_s = flags.max_time_s;
+  }
+}
+
+std::string worker_start_summary(const supervision_summary& summary) {
+  double total = 0;
+  for (const double s : summary.worker_ready_seconds) {
+    total += s;
+  }
+  return fmt::format("{} worker process{} ({:.2f} s to start in all), {} fault{}",
+                     summary.workers_started, summary.workers_started == 1 ? "" : "es", total,
+                     summary.faults, summary.faults == 1 ? "" : "s");
+}
+
+std::vector<benchmark_run>
+measure_states_once(const std::vector<std::string>& args, const state_plan& plan,
+                    const std::vector<std::size_t>& indices, const protocol& p,
+                    const run_flags& flags, const std::vector<result_set>& earlier,
+                    const cli_environment& env, std::optional<counter_phase> phase) {
+  auto& err = *env.err;
+  std::ostream* progress = env.err_is_terminal ? &err : nullptr;
+  if (flags.no_isolation || env.worker_program.empty()) {
+    return run_states(plan.states, indices, p, read_run_device(0), progress);
+  }
+  supervision_request request;
+  request.program = env.worker_program;
+  request.args = args;
+  request.state_timeout_s = flags.state_timeout_s;
+  request.earlier = earlier;
+  if (phase) {
+    request.environment.emplace_back(counter_phase_variable, std::string(to_string(*phase)));
+  }
+  if (flags.devices) {
+    request.devices = parse_devices(*flags.devices, count_devices());
+  }
+  supervision_summary summary;
+  auto runs = run_supervised(plan.states, indices, request, progress, err, summary);
+  err << "kerntime: " << worker_start_summary(summary) << '\n';
+  return runs;
+}
+
+// With --counters: every state timed first (as without counters), then the counter pass of each
+// state that measured (cli/counter_phase.hpp).
+std::vector<benchmark_run>
+measure_states(const std::vector<std::string>& args, const state_plan& plan,
+               const std::vector<std::size_t>& indices, const protocol& p, const run_flags& flags,
+               const std::vector<result_set>& earlier, const cli_environment& env) {
+  if (!p.counters || p.counters_only) {
+    return measure_states_once(args, plan, indices, p, flags, earlier, env, std::nullopt);
+  }
+  auto runs = measure_states_once(args, plan, indices, protocol_for_phase(p, counter_phase::timing),
+                                  flags, earlier, env, counter_phase::timing);
+  std::vector<std::size_t> measured;
+  for (const auto& run : runs) {
+    if (run.status == run_status::ok && run.plan_index) {
+      measured.push_back(*run.plan_index);
+    }
+  }
+  if (!measured.empty()) {
+    *env.err << fmt::format("kerntime: counters: the counter pass of {} state{}\n", measured.size(),
+                            measured.size() == 1 ? "" : "s");
+    const auto counted =
+        measure_states_once(args, plan, measured, protocol_for_phase(p, counter_phase::counters),
+                            flags, {}, env, counter_phase::counters);
+    merge_counter_phase(runs, counted, p);
+  }
+  return runs;
+}
+
+int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan, const protocol& p,
+                   const run_flags& flags, const std::optional<shard_spec>& shard,
+                   const cli_environment& env) {
+  auto& out = *env.out;
+  auto& err = *env.err;
+  std::vector<input_path> inputs;
+  for (const auto& [role, path] :
+       {std::pair{"the baseline", &flags.baseline},
+        std::pair{"the peaks file", &flags.roofline.peaks},
+        std::pair{"the calibration file", &flags.roofline.calibration}}) {
+    if (!path->empty()) {
+      inputs.push_back({role, *path});
+    }
+  }
+  const report_plan reports = plan_report_files(flags.reports, inputs);
+  const clock_mismatch_rule clock_mismatch_rule_of_run =
+      clock_mismatch_flag(flags.on_clock_mismatch);
+  const roofline_settings roofline = load_roofline_settings(flags.roofline);
+  // Read before running: a baseline that cannot be read must not cost a whole run.
+  std::vector<result_set> baseline;
+  if (!flags.baseline.empty()) {
+    baseline.push_back(read_result_set(flags.baseline, {.trace = false}));
+  }
+  if (flags.devices && flags.no_isolation) {
+    throw invalid_argument("--devices runs a worker process per GPU and --no-isolation runs "
+                           "everything in this process: drop one of them");
+  }
+  if (flags.devices) { // bad input before anything starts, and before a missing GPU (exit 3)
+    const int count = count_devices();
+    (void)parse_devices(*flags.devices, count > 0 ? count : unknown_device_count);
+  }
+  if (flags.history) { // a store that cannot be used must not cost a whole run
+    check_history_target(*flags.history);
+  }
+  if (auto problem = env.find_device_problem()) {
+    err << "kerntime: " << *problem << '\n';
+    return exit_no_device;
+  }
+  if (p.counters) {
+    announce_counters(p, flags.devices, err); // unknown metrics: invalid_argument, exit 2
+  }
+
+  const auto indices = selected_indices(plan, shard);
+  auto runs = measure_states(args, plan, indices, p, flags, baseline, env);
+  add_speed_of_light(runs, roofline);
+  auto context = make_run_context(args, runs);
+  context.shard = shard;
+  context.plan_states = plan.states.size();
+  if (!flags.quiet) {
+    make_markdown_writer()->print(out, context, runs);
+    out << std::flush;
+  }
+  // Compared before the files are written, so the HTML shows the ratios; a comparison compare
+  // refuses (another GPU model) is reported after them, so the run's files are not lost to it.
+  const std::vector<result_set> measured{{context, runs}};
+  std::optional<comparison> compared;
+  std::exception_ptr refused;
+  if (!baseline.empty()) {
+    try {
+      compare_options options;
+      options.on_clock_mismatch = clock_mismatch_rule_of_run;
+      compared = compare(baseline, measured, options);
+    } catch (const invalid_argument&) {
+      refused = std::current_exception();
+    }
+  }
+  int exit_code = write_report_files(reports, context, runs, err, compared ? &*compared : nullptr)
+                      ? exit_ok
+                      : exit_benchmark_failed;
+  const auto failed = std::count_if(runs.begin(), runs.end(), [](const benchmark_run& r) {
+    return r.status == run_status::failed;
+  });
+  if (failed > 0) {
+    for (const auto& r : runs) {
+      if (r.status == run_status::failed && flags.quiet) {
+        err << "kerntime: " << r.state_name << " failed: " << message_line(r.message) << '\n';
+      }
+    }
+    err << fmt::format("kerntime: {} of {} states failed\n", failed, runs.size());
+    exit_code = exit_benchmark_failed;
+  }
+  if (flags.history) {
+    try {
+      const auto id = add_to_history(*flags.history, {context, runs}, "kerntime run");
+      err << fmt::format("kerntime: added to the history store {} as run {}\n",
+                         flags.history->store, id);
+    } catch (const invalid_argument& e) {
+      err << "kerntime: the run was not added to the history: " << message_line(e.what())
+          << "; its results are in the files written above (add one later with kerntime history "
+             "add FILE)\n";
+      exit_code = exit_benchmark_failed;
+    }
+  }
+  if (refused) {
+    std::rethrow_exception(refused);
+  }
+  if (compared) {
+    const comparison& c = *compared;
+    if (!flags.quiet) {
+      out << '\n' << comparison_markdown(c) << std::flush;
+    }
+    if (const std::string advice = clock_mismatch_advice(c); !advice.empty()) {
+      err << "kerntime: " << advice << '\n';
+    }
+    if (has_regression(c)) {
+      err << "kerntime: a state got slower than in " << flags.baseline << " (listed first)\n";
+      exit_code = exit_code == exit_ok ? exit_regression : exit_code;
+    }
+  }
+  return exit_code;
+}
+
+} // namespace
+
+void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
+  auto& p = flags.protocol;
+  const auto& n = flag_names;
+  run.add_option(flag(n.warmup), flags.warmup,
+                 "Untimed iterations before measuring, or auto: after that many, go on until the "
+                 "iteration time has settled")
+      ->capture_default_str();
+  run.add_option(flag(n.trials), p.trials,
+                 "Independent groups of measured iterations (with --stop-at-ci: the minimum)")
+      ->capture_default_str();
+  run.add_option(flag(n.stop_at_ci), flags.stop_at_ci,
+                 "Add trials until the 95 % interval of the median is within ±P % of it, e.g. "
+                 "0.5 (bounded by --max-trials and --max-time)");
+  run.add_option(flag(n.max_trials), flags.max_trials,
+                 "With --stop-at-ci: the most trials (default 100, or --trials if higher)");
+  run.add_option(flag(n.max_time), flags.max_time_s,
+                 "With --stop-at-ci: seconds after which no trial starts (default 30)");
+  run.add_option(flag(n.repeats), p.repeats, "Measured iterations per trial")
+      ->capture_default_str();
+  run.add_option(flag(n.input_sets), p.input_sets,
+                 "Input copies the work rotates over, so iterations see different addresses")
+      ->capture_default_str();
+  run.add_flag_callback(
+      flag(n.no_flush), [&p] { p.flush_l2 = false; },
+      "Do not flush the L2 before each iteration (hot-cache numbers)");
+  run.add_option(
+      flag(n.flush_bytes), flush_bytes,
+      "Size of the L2 flush's buffer, one load per 128-byte line of it (default: 4 x L2)");
+  run.add_option(flag(n.backend), p.backend,
+                 "Timer: auto (CUPTI, else CUDA events), cupti (fail without it) or events")
+      ->capture_default_str();
+  run.add_option(flag(n.metric), p.metric,
+                 "Headline per iteration: span (first start to last end) or busy (sum of GPU "
+                 "activity)")
+      ->capture_default_str();
+  run.add_option("--cuda-graph", flags.cuda_graph,
+                 "Capture the work once per input set into a CUDA graph and launch the graph "
+                 "each iteration (the flush stays outside it); both: measure every state both "
+                 "ways, as STATE/launch=stream and STATE/launch=graph")
+      ->expected(0, 1)
+      ->type_name("[on|off|both]");
+  run.add_flag_callback(
+      flag(n.no_telemetry), [&p] { p.telemetry = false; }, "Do not read NVML or the on-GPU clock");
+  run.add_option(flag(n.throttle_threshold), p.throttle_threshold,
+                 "Flag a trial as throttled when the SM clock measured on the GPU during it is "
+                 "below this fraction of the maximum SM clock (0.9 = 90 %); NVML's clock-event "
+                 "reasons are reported beside it, never as the verdict")
+      ->capture_default_str();
+  run.add_flag(flag(n.discard_throttled), p.discard_throttled,
+               "Re-run throttled trials after a short pause (at most 3 re-runs in all)");
+  run.add_flag(flag(n.counters), p.counters,
+               "After each state's timing trials, profile one flushed iteration with CUPTI's "
+               "range profiler: DRAM bytes, DRAM %, L2 hit rate and tensor-pipe % per kernel "
+               "(docs/counters.md); timing is unchanged");
+  run.add_option(flag(n.metrics), p.metrics,
+                 "With --counters: these CUPTI metrics of this GPU's chip instead of the default "
+                 "set, comma-separated (e.g. dram__bytes_read.sum,sm__throughput.avg.pct_of_peak_"
+                 "sustained_elapsed); implies --counters; unknown names exit 2")
+      ->delimiter(',');
+  add_report_file_options(run, flags.reports);
+  add_roofline_options(run, flags.roofline);
+  run.add_option("--baseline", flags.baseline,
+                 "Compare the run with this kerntime JSON and exit 1 if a state got slower "
+                 "(kerntime compare's rules, docs/compare.md); its times also order the queue, "
+                 "longest first");
+  add_clock_mismatch_option(run, flags.on_clock_mismatch);
+  flags.history.emplace();
+  run.add_option("--store", flags.history->store,
+                 "Add the run to this history store (a SQLite file, or postgresql://…; kerntime "
+                 "history shows it and finds changes), with --commit, --branch, --label");
+  add_run_label_options(run, *flags.history);
+  run.add_option("--devices", flags.devices,
+                 "Measure on these GPUs in parallel, one worker process each: all, or numbers "
+                 "such as 0,2,3 (kerntime info lists them)");
+  run.add_option("--state-timeout", flags.state_timeout_s,
+                 "Seconds a state may run before its worker is killed and the state recorded as "
+                 "timed_out")
+      ->capture_default_str();
+  run.add_flag("--no-isolation", flags.no_isolation,
+               "Run the states in this process, not in a worker (for debuggers); a CUDA fault "
+               "then fails every later state");
+  run.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
+}
+
+int run_measurements(const CLI::App& run, run_flags& flags, long long flush_bytes,
+                     const selection_flags& run_selection, const benchmark_registry& registry,
+                     const std::vector<std::string>& args, const cli_environment& env) {
+  if (run.count("--store") == 0) {
+    if (run.count("--commit") + run.count("--branch") + run.count("--label") > 0) {
+      throw invalid_argument("--commit, --branch and --label say what the run is in the "
+                             "history: give the store too (--store history.sqlite)");
+    }
+    flags.history.reset();
+  }
+  if (run.count(flag(flag_names.flush_bytes)) > 0) {
+    flags.protocol.flush_bytes = flush_bytes;
+  }
+  read_typed_settings(run, flags);
+  const launch_choice launches =
+      flags.cuda_graph ? parse_launch_choice(*flags.cuda_graph) : launch_choice::stream;
+  flags.protocol.cuda_graph = launches == launch_choice::graph;
+  const protocol p = parse_protocol(flags.protocol, flag_names);
+  const auto shard = shard_of(run_selection);
+  if (!(flags.state_timeout_s > 0)) {
+    throw invalid_argument(fmt::format("--state-timeout {:g}: give a number of seconds above 0, "
+                                       "e.g. --state-timeout 600",
+                                       flags.state_timeout_s));
+  }
+  const state_plan plan = launches == launch_choice::both
+                              ? split_by_launch(make_plan(registry, run_selection))
+                              : make_plan(registry, run_selection);
+  if (const char* channel = std::getenv(worker_channel_variable)) {
+    const std::string text = channel;
+    ::unsetenv(worker_channel_variable); // not for the benchmarks' own child processes
+    return serve_as_worker(text, plan.states, p, env);
+  }
+  return run_benchmarks(args, plan, p, flags, shard, env);
+}
+
+} // namespace kerntime::detail
