@@ -1,7 +1,7 @@
 #pragma once
-// The kerntime command line: `run`, `list`, `info`, `compare` and `merge` over a registry of
-// benchmarks. Separate
-// from main so tests run the real command in-process with their own registry and streams.
+// The kerntime command line: `run`, `list`, `info`, `compare`, `merge`, `ab`, `calibrate`,
+// `report` and `history` over a registry of benchmarks. Separate from main so tests run the real
+// command in-process with their own registry and streams.
 
 #include <functional>
 #include <iosfwd>
