@@ -7,21 +7,13 @@
 #include <string>
 
 #include "activity_buffer.hpp"
+#include "one_trial.hpp"
 #include "kerntime/errors.hpp"
 
 namespace kerntime::detail {
 namespace {
 
 using testing::activity_buffer;
-
-// One trial of `repeats` iterations with ids 2.., id 1 discarded (as the runner does).
-iteration_layout one_trial(int repeats) {
-  iteration_layout layout;
-  layout.trial_first_ids = {2};
-  layout.repeats = repeats;
-  layout.ignored = {1};
-  return layout;
-}
 
 std::string message_of(const activity_buffer& buffer, const iteration_layout& layout) {
   try {

@@ -12,19 +12,12 @@
 #include <vector>
 
 #include "activity_buffer.hpp"
+#include "one_trial.hpp"
 
 namespace kerntime::detail {
 namespace {
 
 using testing::activity_buffer;
-
-iteration_layout one_trial(int repeats) {
-  iteration_layout layout;
-  layout.trial_first_ids = {2};
-  layout.repeats = repeats;
-  layout.ignored = {1};
-  return layout;
-}
 
 // One iteration as `(t * 2).sum().item()` runs it under CUPTI: the flush, two kernels, a copy to
 // pageable host memory and the stream synchronize of .item(), each API call tagged.

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bf16_gemm.hpp"
 #include "cuda_check.hpp"
 #include "gpu_test.hpp"
 #include "result_queries.hpp"
@@ -147,22 +148,9 @@ TEST_F(counters, a_bf16_gemm_keeps_the_tensor_pipe_busy_and_dram_quiet) {
   device_buffer<__nv_bfloat16> out(matrix * input_sets);
   KT_CUDA_CHECK(cudaMemset(a.data(), 0x3c, a.bytes()));
   KT_CUDA_CHECK(cudaMemset(b.data(), 0x3c, b.bytes()));
-  cublasHandle_t handle = nullptr;
-  KT_LIBRARY_CHECK("cuBLAS", cublasCreate(&handle));
-  device_buffer<std::byte> workspace(std::size_t{64} << 20);
-  KT_LIBRARY_CHECK("cuBLAS", cublasSetWorkspace(handle, workspace.data(), workspace.bytes()));
-  const auto gemm = [&](cudaStream_t s, int set) {
-    const float alpha = 1.0f;
-    const float beta = 0.0f;
-    const std::size_t offset = matrix * static_cast<std::size_t>(set);
-    KT_LIBRARY_CHECK("cuBLAS", cublasSetStream(handle, s));
-    KT_LIBRARY_CHECK("cuBLAS", cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha,
-                                            a.data() + offset, CUDA_R_16BF, n, b.data() + offset,
-                                            CUDA_R_16BF, n, &beta, out.data() + offset, CUDA_R_16BF,
-                                            n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-  };
-  const measurement_result r = measure(gemm, counters_protocol());
-  KT_LIBRARY_CHECK("cuBLAS", cublasDestroy(handle));
+  const testkit::bf16_gemm gemm(n, a.data(), b.data(), out.data());
+  const measurement_result r =
+      measure([&](cudaStream_t s, int set) { gemm(s, set); }, counters_protocol());
   const counters_summary& c = r.counters;
   ASSERT_EQ(c.status, counters_status::measured) << describe_counters(c);
   ASSERT_TRUE(c.derived.compute_percent_of_peak.has_value()) << describe_counters(c);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "bf16_gemm.hpp"
 #include "cuda_check.hpp"
 #include "gpu_test.hpp"
 #include "graph_work_count.hpp"
@@ -68,30 +69,14 @@ TEST_F(library_kernels, a_cublas_bf16_gemm_lists_every_kernel_it_launches) {
   upload_pattern<__nv_bfloat16>(a, random_bf16);
   upload_pattern<__nv_bfloat16>(b, random_bf16);
   cuda_stream stream;
-  cublasHandle_t handle = nullptr;
-  KT_LIBRARY_CHECK("cuBLAS", cublasCreate(&handle));
-  // A workspace of our own, so cuBLAS never allocates inside the timed region or the capture.
-  device_buffer<std::byte> workspace(std::size_t{64} << 20);
-  KT_LIBRARY_CHECK("cuBLAS", cublasSetStream(handle, stream.get()));
-  KT_LIBRARY_CHECK("cuBLAS", cublasSetWorkspace(handle, workspace.data(), workspace.bytes()));
-
-  const auto gemm = [&](cudaStream_t s, int set) {
-    const float alpha = 1.0f;
-    const float beta = 0.0f;
-    const std::size_t offset = matrix * static_cast<std::size_t>(set);
-    KT_LIBRARY_CHECK("cuBLAS", cublasSetStream(handle, s));
-    KT_LIBRARY_CHECK("cuBLAS", cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha,
-                                            a.data() + offset, CUDA_R_16BF, n, b.data() + offset,
-                                            CUDA_R_16BF, n, &beta, c.data() + offset, CUDA_R_16BF,
-                                            n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-  };
+  const testkit::bf16_gemm gemm(n, a.data(), b.data(), c.data());
   gemm(stream.get(), 0); // let cuBLAS pick and load its kernels before the capture
   KT_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
   const testkit::graph_work_count captured =
       testkit::count_captured_work(stream.get(), [&](cudaStream_t s) { gemm(s, 0); });
 
-  const measurement_result r = measure(gemm, cupti_protocol(), stream.get());
-  KT_LIBRARY_CHECK("cuBLAS", cublasDestroy(handle));
+  const measurement_result r =
+      measure([&](cudaStream_t s, int set) { gemm(s, set); }, cupti_protocol(), stream.get());
 
   expect_breakdown_is_complete(r, captured.total());
   RecordProperty("kernels", describe_kernels(r));

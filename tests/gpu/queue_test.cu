@@ -45,6 +45,22 @@ double gpu_seconds(const measurement_result& r) {
   return ns * 1e-9;
 }
 
+// A 5 µs kernel, then a stream synchronize inside the work: the result and the wall time.
+struct synchronizing_measurement {
+  measurement_result result;
+  std::chrono::duration<double> wall;
+};
+synchronizing_measurement measure_synchronizing_work(const protocol& p) {
+  const auto started = std::chrono::steady_clock::now();
+  measurement_result r = measure(
+      [](cudaStream_t stream, int) {
+        testkit::launch_spin(stream, std::chrono::microseconds(5));
+        KT_CUDA_CHECK(cudaStreamSynchronize(stream));
+      },
+      p);
+  return {std::move(r), std::chrono::steady_clock::now() - started};
+}
+
 class queue : public gpu_test {};
 
 TEST_F(queue, two_thousand_tiny_kernels_per_trial_finish_without_the_timeout) {
@@ -77,14 +93,7 @@ TEST_F(queue, two_thousand_tiny_kernels_per_trial_finish_without_the_timeout) {
 TEST_F(queue, work_that_synchronizes_is_said_to_and_does_not_wait_for_the_timeout) {
   protocol p;
   p.backend = backend_request::cupti;
-  const auto started = std::chrono::steady_clock::now();
-  const measurement_result r = measure(
-      [](cudaStream_t stream, int) {
-        testkit::launch_spin(stream, std::chrono::microseconds(5));
-        KT_CUDA_CHECK(cudaStreamSynchronize(stream));
-      },
-      p);
-  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
+  const auto [r, wall] = measure_synchronizing_work(p);
   ASSERT_EQ(r.backend, timing_backend::cupti);
   const int measured = p.trials * p.repeats;
   EXPECT_EQ(r.work.synchronizing_iterations, measured);
@@ -160,14 +169,7 @@ TEST_F(queue, work_that_starts_to_synchronize_only_in_the_trials_is_released_and
 TEST_F(queue, with_events_work_that_synchronizes_loses_the_blocking_kernel_after_one_stall) {
   protocol p;
   p.backend = backend_request::events;
-  const auto started = std::chrono::steady_clock::now();
-  const measurement_result r = measure(
-      [](cudaStream_t stream, int) {
-        testkit::launch_spin(stream, std::chrono::microseconds(5));
-        KT_CUDA_CHECK(cudaStreamSynchronize(stream));
-      },
-      p);
-  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - started;
+  const auto [r, wall] = measure_synchronizing_work(p);
   EXPECT_EQ(r.work.queue_chunk_iterations, 0);
   EXPECT_EQ(r.work.queue_stalls, 1);
   EXPECT_TRUE(has_warning_containing(r, "ran without the blocking kernel")) << warnings_of(r);
