@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "kerntime/errors.hpp"
+#include "report/detail/host_facts.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -34,12 +35,6 @@ std::vector<std::string> split(std::string_view text) {
     }
     start = comma + 1;
   }
-}
-
-std::string host_name() {
-  std::array<char, 256> buffer{};
-  return ::gethostname(buffer.data(), buffer.size() - 1) == 0 ? std::string(buffer.data())
-                                                              : std::string();
 }
 
 // "GPU-8c3f0b2e-…", the form nvidia-smi and NVML print.

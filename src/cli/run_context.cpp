@@ -11,6 +11,7 @@
 
 #include "kerntime/errors.hpp"
 #include "measure/device.hpp"
+#include "report/detail/host_facts.hpp"
 
 #ifndef KERNTIME_VERSION
 #error "KERNTIME_VERSION must be defined by the build"
@@ -28,23 +29,6 @@ std::string quoted(const std::string& arg) {
     text += c == '\'' ? std::string("'\\''") : std::string(1, c);
   }
   return text + "'";
-}
-
-std::string host_name() {
-  std::array<char, 256> buffer{};
-  if (::gethostname(buffer.data(), buffer.size() - 1) != 0) {
-    return {};
-  }
-  return buffer.data();
-}
-
-std::string utc_now_iso8601() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  ::gmtime_r(&now, &utc);
-  std::array<char, 32> buffer{};
-  const auto length = std::strftime(buffer.data(), buffer.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return std::string(buffer.data(), length);
 }
 
 // No measured state (all failed or skipped): the device as it reads now, if it can be read.

@@ -9,10 +9,12 @@
 
 #include "kerntime/compare.hpp"
 #include "report/detail/text.hpp"
+#include "report/detail/units.hpp"
 
 namespace kerntime {
 namespace {
 
+using detail::change_text;
 using json = nlohmann::ordered_json;
 
 constexpr std::size_t name_width = 70;
@@ -29,11 +31,6 @@ int rank(verdict v) { // the order a reader needs them in
     return 3;
   }
   return 4;
-}
-
-// "+5.00 %" from a ratio of 1.05.
-std::string change_text(double ratio) {
-  return fmt::format("{:+.2f} %", 100 * (ratio - 1));
 }
 
 std::string microseconds(double ns) {

@@ -1,6 +1,5 @@
 #include "history/history_store.hpp"
 
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -10,6 +9,7 @@
 #include <functional>
 
 #include "kerntime/errors.hpp"
+#include "report/detail/host_facts.hpp"
 #include "result/summarise.hpp"
 
 namespace kerntime::detail {
@@ -68,11 +68,6 @@ constexpr const char* postgres_migrations[] = {
 };
 static_assert(std::size(sqlite_migrations) == history_schema_version);
 static_assert(std::size(postgres_migrations) == history_schema_version);
-
-std::string now_utc() {
-  const auto now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
-  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", now);
-}
 
 std::vector<unsigned char> compressed(const std::string& text) {
   std::vector<unsigned char> out(compressBound(text.size()));
@@ -208,7 +203,7 @@ std::int64_t history_store::add(const result_set& set, const run_labels& labels,
         .bind(11, labels.branch)
         .bind(12, label_text.dump())
         .bind(13, source)
-        .bind(14, now_utc());
+        .bind(14, utc_now_iso8601());
     insert->step();
     const std::int64_t id = insert->integer(0);
     insert.reset(); // its rows read: the connection is free for the next statement

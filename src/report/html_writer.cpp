@@ -21,6 +21,7 @@
 #include "report/detail/html_text.hpp"
 #include "report/detail/stopping_text.hpp"
 #include "report/detail/text.hpp"
+#include "report/detail/units.hpp"
 
 namespace kerntime {
 namespace {

@@ -1,11 +1,33 @@
 #include "report/detail/host_facts.hpp"
 
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
 namespace kerntime::detail {
+
+std::string host_name() {
+  std::array<char, 256> buffer{};
+  if (::gethostname(buffer.data(), buffer.size() - 1) != 0) {
+    return {};
+  }
+  return buffer.data();
+}
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  std::array<char, 32> buffer{};
+  const auto length = std::strftime(buffer.data(), buffer.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return std::string(buffer.data(), length);
+}
 namespace {
 
 std::string first_line(const std::filesystem::path& path) {

@@ -1,6 +1,7 @@
 #pragma once
-// Facts about the host CPU that Google Benchmark's JSON context carries. Read at the edge (from
-// /proc and /sys) so the gbench writer itself stays a pure function that tests feed fixed facts.
+// Facts about the host: its name and the time (a run's context), and the CPU facts Google
+// Benchmark's JSON context carries, read at the edge (from /proc and /sys) so the gbench writer
+// itself stays a pure function that tests feed fixed facts.
 
 #include <cstdint>
 #include <memory>
@@ -25,6 +26,11 @@ struct host_facts {
   std::vector<cpu_cache> caches;
   std::vector<double> load_avg;
 };
+
+// This machine's name (empty where it cannot be read), and the time now as ISO 8601 in UTC
+// ("2026-12-05T02:10:00Z"): what a run's context and the history record.
+[[nodiscard]] std::string host_name();
+[[nodiscard]] std::string utc_now_iso8601();
 
 // What this machine reports; fields it cannot read stay at their defaults.
 [[nodiscard]] host_facts read_host_facts();

@@ -52,10 +52,6 @@ std::string verdict_class(const state_comparison& s) {
   return s.clock_mismatch ? "verdict-clock" : "verdict-" + verdict_word(s);
 }
 
-std::string change_text(double ratio) {
-  return fmt::format("{:+.2f} %", 100 * (ratio - 1));
-}
-
 std::string ratio_text(const state_comparison& s) {
   return fmt::format("{:.4f} [{:.4f}, {:.4f}]", s.ratio, s.ratio_low, s.ratio_high);
 }

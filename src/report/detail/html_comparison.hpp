@@ -30,7 +30,6 @@ private:
 // may explain reads "slower (clock)" (kerntime::verdict_text's spelling) in its own colour.
 [[nodiscard]] std::string verdict_word(const state_comparison& s);
 [[nodiscard]] std::string verdict_class(const state_comparison& s);
-[[nodiscard]] std::string change_text(double ratio);
 [[nodiscard]] std::string ratio_text(const state_comparison& s);
 // Every figure behind a verdict, for a tooltip.
 [[nodiscard]] std::string ratio_tooltip(const state_comparison& s, double confidence);

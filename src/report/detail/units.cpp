@@ -15,6 +15,10 @@ std::string fixed_ms(double ns) {
   return fmt::format("{:.6f}", ns / 1e6);
 }
 
+std::string change_text(double ratio) {
+  return fmt::format("{:+.2f} %", 100 * (ratio - 1));
+}
+
 std::string percent(double fraction) {
   return fmt::format("{:.2f}%", fraction * 100.0);
 }

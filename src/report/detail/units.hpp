@@ -18,6 +18,8 @@ namespace kerntime::detail {
 
 // "0.69%" from 0.0069.
 [[nodiscard]] std::string percent(double fraction);
+// "+5.00 %" from a ratio of 1.05.
+[[nodiscard]] std::string change_text(double ratio);
 
 // Throughput at the headline latency, when the benchmark declared its work and the run is ok.
 [[nodiscard]] std::optional<double> tflop_per_second(const benchmark_run& run);
