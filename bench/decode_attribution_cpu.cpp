@@ -107,7 +107,7 @@ void records_to_result(benchmark::State& state) {
     const activity_log log = decode_all(records);
     timed_trials timed = attribute(log, measurement.layout);
     timed.work = judge_work(log, measurement.layout);
-    kerntime::measurement_result r = summarise(std::move(timed), p);
+    kerntime::measurement_result r = summarise_samples(std::move(timed), p);
     benchmark::DoNotOptimize(r.latency_ns);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(records.size()));

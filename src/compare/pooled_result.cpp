@@ -95,7 +95,7 @@ measurement_result pool_preparations(const std::vector<const measurement_result*
   protocol p = first.protocol_used;
   p.trials = static_cast<int>(timed.trials.size());
   p.stop_at_ci.reset();
-  measurement_result r = summarise(std::move(timed), p);
+  measurement_result r = summarise_samples(std::move(timed), p);
   r.device = first.device;
   r.backend = first.backend;
   r.backend_reason = first.backend_reason;

@@ -23,6 +23,7 @@
 #include "measure/launch_queue.hpp"
 #include "measure/measure_with_sharing.hpp"
 #include "measure/phase_clock.hpp"
+#include "measure/summarise_measurement.hpp"
 #include "measure/warmup.hpp"
 #include "result/summarise.hpp"
 #include "telemetry/energy_summary.hpp"
@@ -195,44 +196,23 @@ public:
   // The phases so far; the stages fill in their own (host_phases in kerntime/result.hpp).
   host_phases& phases() { return context_->phases; }
 
-  // The statistics, and what the runner knows beside the samples.
+  // The result, closed by summarise() from the samples and what the runner knows beside them.
   measurement_result summarise(detail::timed_trials timed) const {
-    measurement_result r = detail::summarise(std::move(timed), protocol_);
-    r.device = device_;
-    r.backend = backend_;
-    r.backend_reason = backend_reason_;
-    r.cupti = cupti_mode_;
-    r.flush_bytes = flush_ ? flush_->bytes() : 0;
-    r.stopping.warmup_iterations = warmup_.iterations;
-    r.stopping.warmup_settled = warmup_.settled;
-    if (!warmup_.settled) {
-      r.warnings.push_back(fmt::format(
-          "warmup auto: the iteration time had not settled after {} iterations (the bound is {} "
-          "iterations or {} s); the first trials may still hold warm-up effects",
-          warmup_.iterations, detail::max_auto_warmup_iterations,
-          detail::max_auto_warmup_time.count()));
-    }
-    if (fallback_warning_) {
-      r.warnings.insert(r.warnings.begin(), *fallback_warning_);
-    }
+    detail::runner_facts facts;
+    facts.device = device_;
+    facts.backend = backend_;
+    facts.backend_reason = backend_reason_;
+    facts.cupti = cupti_mode_;
+    facts.flush_bytes = flush_ ? flush_->bytes() : 0;
+    facts.warmup = warmup_;
+    facts.fallback_warning = fallback_warning_;
     if (probe_) {
-      r.telemetry = probe_->device(); // "clocks look locked" is revised by every trial's reading
-      r.warnings.insert(r.warnings.end(), probe_->warnings().begin(), probe_->warnings().end());
+      facts.telemetry = probe_->device();
+      facts.telemetry_warnings = probe_->warnings();
+      facts.energy = probe_->energy();
     }
-    r.energy =
-        detail::summarise_energy(probe_ ? probe_->energy() : std::nullopt, protocol_, r.telemetry);
-    if (r.counters.status == counters_status::measured) {
-      r.counters.derived = detail::derive_counters(r.counters.metrics_total, r.latency_ns);
-    } else if (protocol_.counters && backend_ == timing_backend::events) {
-      // The check before the run says why more precisely when it failed too (e.g. a profiler
-      // holds CUPTI); else the reason timing fell back is the reason.
-      r.counters = detail::counters_unavailable_because(
-          !context_->counters_unavailable.empty()
-              ? context_->counters_unavailable
-              : "timing fell back to CUDA events (" + backend_reason_ +
-                    "); the counter pass needs CUPTI, which was not available");
-    }
-    return r;
+    facts.counters_unavailable = context_->counters_unavailable;
+    return detail::summarise(std::move(timed), protocol_, std::move(facts));
   }
 
 private:

@@ -97,7 +97,7 @@ median_precision precision_so_far(const timed_trials& timed, headline_metric met
                       timer_step_ns(all_spans(timed.trials)));
 }
 
-measurement_result summarise(timed_trials timed, const protocol& p) {
+measurement_result summarise_samples(timed_trials timed, const protocol& p) {
   std::vector<double> headline;
   std::vector<double> spans;
   std::vector<double> busies;

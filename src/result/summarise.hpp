@@ -1,7 +1,6 @@
 #pragma once
-// The last stage of a measurement: the samples a timer handed on become a measurement_result with
-// its statistics (headline, span, busy, per trial). Pure, so reports and tests see the same
-// numbers.
+// The samples a timer handed on become a measurement_result with its statistics (headline, span,
+// busy, per trial). Pure, so reports and tests see the same numbers.
 
 #include <optional>
 #include <vector>
@@ -16,11 +15,11 @@ namespace kerntime::detail {
 // Perfetto trace of --trace, the JSON): the rest add bytes, not insight.
 inline constexpr int traced_iterations = 10;
 
-// Sets protocol_used, the statistics and latency_ns, and moves the trials, breakdown, trace,
-// flush time and warnings in. The caller adds what the runner knows (device, backend, telemetry).
-// Sets the stopping summary's trials, reason and interval (and warns when stop_at_ci missed its
-// target); the caller adds the warm-up it ran.
-[[nodiscard]] measurement_result summarise(timed_trials timed, const protocol& p);
+// The samples' part of a result: sets protocol_used, the statistics and latency_ns, and moves the
+// trials, breakdown, trace, flush time and warnings in; sets the stopping summary's trials,
+// reason and interval (and warns when stop_at_ci missed its target). summarise()
+// (measure/summarise_measurement.hpp) closes the result with what the runner knows beside them.
+[[nodiscard]] measurement_result summarise_samples(timed_trials timed, const protocol& p);
 
 // Every iteration's span, trial after trial: what the timer's step is read off
 // (timer_resolution.hpp; a span is one difference of two timestamps, a busy time a sum of many).

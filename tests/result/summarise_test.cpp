@@ -1,4 +1,4 @@
-// summarise() alone: what a timer hands on becomes a closed measurement_result with every
+// summarise_samples() alone: what a timer hands on becomes a closed measurement_result with every
 // aggregate computed once (statistics, per-trial medians, the stopping summary, the timer's step).
 
 #include "result/summarise.hpp"
@@ -23,7 +23,7 @@ timed_trials trials_of(const std::vector<std::vector<double>>& spans) {
 
 TEST(summarise, the_headline_is_the_median_of_every_iteration_and_trials_keep_their_own) {
   const measurement_result r =
-      summarise(trials_of({{1000, 1032, 1064}, {1032, 1064, 1096}}), protocol{});
+      summarise_samples(trials_of({{1000, 1032, 1064}, {1032, 1064, 1096}}), protocol{});
   EXPECT_DOUBLE_EQ(r.latency_ns, 1048);
   EXPECT_EQ(r.stats.count, 6U);
   EXPECT_DOUBLE_EQ(r.span.median, 1048);
@@ -41,14 +41,14 @@ TEST(summarise, the_headline_is_the_median_of_every_iteration_and_trials_keep_th
 TEST(summarise, the_busy_metric_makes_busy_the_headline) {
   protocol p;
   p.metric = headline_metric::busy;
-  const measurement_result r = summarise(trials_of({{1000, 2000, 3000}}), p);
+  const measurement_result r = summarise_samples(trials_of({{1000, 2000, 3000}}), p);
   EXPECT_DOUBLE_EQ(r.latency_ns, 1800);
   EXPECT_DOUBLE_EQ(r.stats.median, 1800);
   EXPECT_DOUBLE_EQ(r.span.median, 2000);
 }
 
 TEST(summarise, the_interval_of_the_median_holds_a_timer_step_on_each_side) {
-  const measurement_result r = summarise(
+  const measurement_result r = summarise_samples(
       trials_of(
           {{1600, 1632}, {1600, 1632}, {1600, 1568}, {1600, 1632}, {1600, 1600}, {1632, 1600}}),
       protocol{});
@@ -64,7 +64,7 @@ TEST(summarise, a_missed_stop_at_ci_target_is_a_warning_that_names_the_bound) {
   p.max_trials = 6;
   timed_trials timed = trials_of({{1000}, {1100}, {1200}, {1000}, {1100}, {1200}});
   timed.stopped_because = stop_reason::max_trials;
-  const measurement_result r = summarise(std::move(timed), p);
+  const measurement_result r = summarise_samples(std::move(timed), p);
   ASSERT_EQ(r.warnings.size(), 1U);
   EXPECT_NE(r.warnings[0].find("when max_trials (6) ended the run after 6 trials"),
             std::string::npos)
@@ -76,7 +76,7 @@ TEST(summarise, a_target_below_the_timer_step_is_said_with_the_step) {
   p.stop_at_ci = 0.5;
   timed_trials timed = trials_of({{1600, 1632}, {1568}, {1600}, {1600}, {1600}, {1600}});
   timed.stopped_because = stop_reason::timer_resolution;
-  const measurement_result r = summarise(std::move(timed), p);
+  const measurement_result r = summarise_samples(std::move(timed), p);
   ASSERT_EQ(r.warnings.size(), 1U);
   EXPECT_NE(r.warnings[0].find("the timer steps by 32 ns, 2.00 % of the median"), std::string::npos)
       << r.warnings[0];
@@ -89,7 +89,7 @@ TEST(summarise, what_the_timer_handed_on_is_moved_in_unchanged) {
   timed.warnings.push_back("a warning");
   timed.flush_median_ns = 41000;
   timed.work.host_gap_iterations = 2;
-  const measurement_result r = summarise(std::move(timed), protocol{});
+  const measurement_result r = summarise_samples(std::move(timed), protocol{});
   ASSERT_EQ(r.kernels.size(), 1U);
   EXPECT_EQ(r.kernels[0].name, "k");
   EXPECT_EQ(r.trace.size(), 1U);
@@ -106,7 +106,7 @@ TEST(summarise, the_trace_keeps_the_first_iterations) {
   for (int i = 0; i < 3 * traced_iterations; ++i) {
     timed.trace.push_back({"k", activity_kind::kernel, i, 7, 1000.0 * i, 1000.0 * i + 900});
   }
-  const measurement_result r = summarise(std::move(timed), protocol{});
+  const measurement_result r = summarise_samples(std::move(timed), protocol{});
   ASSERT_EQ(r.trace.size(), static_cast<std::size_t>(traced_iterations));
   EXPECT_EQ(r.trace.front().iteration, 0);
   EXPECT_EQ(r.trace.back().iteration, traced_iterations - 1);
