@@ -19,7 +19,7 @@ def load_runs(path: str) -> Dict[str, dict]:
     return {run["state_name"]: run for run in report.get("runs", [])}
 
 
-def summarize_result(result: Dict[str, Any]) -> Dict[str, Any]:
+def summarise_result(result: Dict[str, Any]) -> Dict[str, Any]:
     """A kerntime `result` object (also what kerntime.Result.to_dict() returns) in µs."""
     statistics = result["statistics"]
     headline = statistics["headline"]
@@ -58,12 +58,12 @@ def summarize_result(result: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def summarize_run(run: Dict[str, Any]) -> Dict[str, Any]:
+def summarise_run(run: Dict[str, Any]) -> Dict[str, Any]:
     """One state: its status, and its result summary when it was measured."""
     out: Dict[str, Any] = {"status": run.get("status"), "message": run.get("message"),
                            "error_kind": run.get("error_kind")}
     if run.get("status") == "ok" and run.get("result"):
-        out.update(summarize_result(run["result"]))
+        out.update(summarise_result(run["result"]))
     return out
 
 

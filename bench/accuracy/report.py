@@ -140,7 +140,7 @@ def load_cli(manifest: dict) -> Dict[str, Dict[str, dict]]:
                 states.setdefault(f"{group}/*", {})[backend] = {"error": str(e)}
                 continue
             for state, run in runs.items():
-                summary = kerntime_json.summarize_run(run)
+                summary = kerntime_json.summarise_run(run)
                 summary["group"] = group
                 states.setdefault(state, {})[backend] = summary
     return states
@@ -273,7 +273,7 @@ def repeatability(manifest: dict) -> List[dict]:
             runs = {}
         seen = set()
         for state, run in runs.items():
-            s = kerntime_json.summarize_run(run)
+            s = kerntime_json.summarise_run(run)
             medians.setdefault(state, []).append(s.get("median_us"))
             seen.add(state)
         for state in medians:
@@ -510,7 +510,7 @@ def markdown(data: dict) -> str:
 # ---------------------------------------------------------------- main
 
 
-def summarize_targets(checks: List[dict]) -> List[dict]:
+def summarise_targets(checks: List[dict]) -> List[dict]:
     rows = []
     for key, text in TARGETS:
         mine = [c for c in checks if c["target"] == key]
@@ -569,7 +569,7 @@ def build(work: str) -> dict:
         "kerntime_info": read_text(manifest.get("info_log")),
         "versions": (torch_report or {}).get("versions", {}),
         "flush_probe": (torch_report or {}).get("probes", {}).get("flush"),
-        "cases": cases, "checks": checks, "target_summary": summarize_targets(checks),
+        "cases": cases, "checks": checks, "target_summary": summarise_targets(checks),
         "repeatability": repeatability(manifest),
         "python_vs_cpp": python_vs_cpp(cli, torch_report),
         "perturbation": perturbation(manifest),

@@ -28,7 +28,7 @@ def error_text(e: BaseException) -> str:
 
 def kerntime_summary(result) -> dict:
     import kerntime_json
-    return kerntime_json.summarize_result(result.to_dict())
+    return kerntime_json.summarise_result(result.to_dict())
 
 
 def event_loop(fn, args, flush_buffer) -> dict:

@@ -37,7 +37,7 @@ struct confidence_interval {
 };
 
 // Throws kerntime::invalid_argument on an empty input.
-[[nodiscard]] summary_statistics summarize(std::span<const double> values);
+[[nodiscard]] summary_statistics summarise_values(std::span<const double> values);
 [[nodiscard]] double percentile(std::span<const double> sorted_values, double fraction);
 // The median of unsorted values (percentile 0.5). Throws kerntime::invalid_argument when empty.
 [[nodiscard]] double median(std::vector<double> values);
@@ -48,6 +48,6 @@ struct confidence_interval {
                                                                  double confidence = 0.95);
 // The interval's farther end from `centre`, as a fraction of `centre` (0.004 is ±0.4 %).
 [[nodiscard]] double relative_half_width(const confidence_interval& interval, double centre);
-[[nodiscard]] trial_statistics summarize_trials(const std::vector<std::vector<double>>& trials);
+[[nodiscard]] trial_statistics summarise_trials(const std::vector<std::vector<double>>& trials);
 
 } // namespace kerntime

@@ -26,9 +26,9 @@ constexpr double memset_ns = 1000;    // a workspace memset launched by the same
 constexpr double launch_gap_ns = 250; // idle time between the two records inside the span
 constexpr const char* kernel_name = "void gemm<float, 128>(params<\"tn\", 3>, int)";
 
-kernel_summary summarize_kernel(std::string name, activity_kind kind,
+kernel_summary summarise_kernel(std::string name, activity_kind kind,
                                 const std::vector<double>& per_iteration, double mean_busy) {
-  const summary_statistics s = summarize(per_iteration);
+  const summary_statistics s = summarise_values(per_iteration);
   kernel_summary k;
   k.name = std::move(name);
   k.kind = kind;
@@ -97,11 +97,11 @@ measurement_result example_result(double scale, const std::string& backend, int 
     r.trials.push_back(std::move(trial));
     spans_per_trial.push_back(std::move(trial_spans));
   }
-  r.span = summarize(spans);
-  r.busy = summarize(busys);
+  r.span = summarise_values(spans);
+  r.busy = summarise_values(busys);
   r.stats = r.span;
   r.latency_ns = r.stats.median;
-  r.trials_summary = summarize_trials(spans_per_trial);
+  r.trials_summary = summarise_trials(spans_per_trial);
   r.stopping.trials = trials;
   r.stopping.warmup_iterations = r.protocol_used.warmup;
   r.stopping.median_interval = median_interval(r.trials_summary.medians);
@@ -110,9 +110,9 @@ measurement_result example_result(double scale, const std::string& backend, int 
         relative_half_width(*r.stopping.median_interval, median(r.trials_summary.medians));
   }
   if (r.backend == timing_backend::cupti) {
-    r.kernels.push_back(summarize_kernel(kernel_name, activity_kind::kernel, kernels, r.busy.mean));
+    r.kernels.push_back(summarise_kernel(kernel_name, activity_kind::kernel, kernels, r.busy.mean));
     r.kernels.push_back(
-        summarize_kernel("[CUDA memset]", activity_kind::memset, memsets, r.busy.mean));
+        summarise_kernel("[CUDA memset]", activity_kind::memset, memsets, r.busy.mean));
     for (int i = 0; i < 4; ++i) {
       const double start = r.trials[0].iterations[i].span_ns * i;
       const double memset_end = start + memset_ns * scale;

@@ -80,7 +80,7 @@ std::string side::throttling() const {
   }
   const double threshold =
       runs.empty() ? protocol{}.throttle_threshold : runs.front()->protocol_used.throttle_threshold;
-  return describe_throttling(summarize_throttling(trials, threshold));
+  return describe_throttling(summarise_throttling(trials, threshold));
 }
 
 double side::timer_resolution_ns() const {

@@ -99,7 +99,7 @@ template <typename RunTrial, typename Drop, typename AroundProbe>
   }
   // One line for the state, not one per trial (throttle_summary.hpp).
   if (const std::string throttled = describe_throttling(
-          summarize_throttling(kept.telemetry, context.settings.throttle_threshold));
+          summarise_throttling(kept.telemetry, context.settings.throttle_threshold));
       !throttled.empty()) {
     kept.warnings.push_back("throttled: " + throttled + "; their samples are kept");
   }

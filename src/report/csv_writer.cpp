@@ -101,7 +101,7 @@ std::vector<std::string> result_cells(const benchmark_run& run) {
   }
   const auto& r = *run.result;
   const auto& s = r.stats;
-  const auto t = detail::summarize_telemetry(r);
+  const auto t = detail::summarise_telemetry(r);
   for (double ns : {r.latency_ns, s.mean, s.stdev}) {
     cells.push_back(detail::fixed_ms(ns));
   }

@@ -22,7 +22,7 @@ constexpr std::size_t top_kernels = 10;
 using property_list = std::vector<std::pair<std::string, std::string>>;
 
 void add_telemetry(property_list& properties, const measurement_result& r) {
-  const auto t = detail::summarize_telemetry(r);
+  const auto t = detail::summarise_telemetry(r);
   if (!t.has_readings) {
     if (!t.unavailable_reason.empty()) {
       properties.emplace_back("telemetry.unavailable", t.unavailable_reason);

@@ -375,7 +375,7 @@ void print_state_details(std::ostream& out, const benchmark_run& run) {
   if (detail::adaptive_stopping(r.protocol_used)) {
     out << "Stopping: " << detail::markdown_text(detail::describe_stopping(r)) << "\n\n";
   }
-  const auto telemetry = detail::summarize_telemetry(r);
+  const auto telemetry = detail::summarise_telemetry(r);
   if (const auto line = detail::describe(telemetry); !line.empty()) {
     out << "Telemetry: " << detail::markdown_text(line) << "\n\n";
   }
@@ -406,7 +406,7 @@ bool has_details(const benchmark_run& run) {
   return !r.kernels.empty() || r.backend == timing_backend::events || !r.warnings.empty() ||
          r.counters.status != counters_status::not_requested ||
          detail::adaptive_stopping(r.protocol_used) ||
-         !detail::describe(detail::summarize_telemetry(r)).empty();
+         !detail::describe(detail::summarise_telemetry(r)).empty();
 }
 
 class markdown_writer final : public report_writer {

@@ -117,10 +117,10 @@ measurement_result summarise_samples(timed_trials timed, const protocol& p) {
   }
   measurement_result r;
   r.protocol_used = p;
-  r.stats = summarize(headline);
-  r.span = summarize(spans);
-  r.busy = summarize(busies);
-  r.trials_summary = summarize_trials(per_trial);
+  r.stats = summarise_values(headline);
+  r.span = summarise_values(spans);
+  r.busy = summarise_values(busies);
+  r.trials_summary = summarise_trials(per_trial);
   r.latency_ns = r.stats.median;
   r.stopping.trials = static_cast<int>(timed.trials.size());
   r.stopping.reason = timed.stopped_because;

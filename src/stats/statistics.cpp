@@ -25,7 +25,7 @@ double median(std::vector<double> values) {
   return percentile(values, 0.5);
 }
 
-summary_statistics summarize(std::span<const double> values) {
+summary_statistics summarise_values(std::span<const double> values) {
   if (values.empty()) {
     throw invalid_argument("statistics of an empty sample: every measurement needs at least one "
                            "iteration");
@@ -92,15 +92,15 @@ double relative_half_width(const confidence_interval& interval, double centre) {
          std::abs(centre);
 }
 
-trial_statistics summarize_trials(const std::vector<std::vector<double>>& trials) {
+trial_statistics summarise_trials(const std::vector<std::vector<double>>& trials) {
   trial_statistics t;
   for (const auto& trial : trials) {
-    const summary_statistics s = summarize(trial);
+    const summary_statistics s = summarise_values(trial);
     t.means.push_back(s.mean);
     t.medians.push_back(s.median);
   }
   if (!t.means.empty()) {
-    const summary_statistics of_means = summarize(t.means);
+    const summary_statistics of_means = summarise_values(t.means);
     t.mean_of_means = of_means.mean;
     t.median_of_means = of_means.median;
     t.stdev_of_means = of_means.stdev;

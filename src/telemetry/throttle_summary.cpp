@@ -56,7 +56,7 @@ std::string percent_below_text(double fraction, double threshold) {
 
 } // namespace
 
-throttle_summary summarize_throttling(const std::vector<trial_telemetry>& trials,
+throttle_summary summarise_throttling(const std::vector<trial_telemetry>& trials,
                                       double threshold) {
   throttle_summary s;
   s.trials = static_cast<int>(trials.size());

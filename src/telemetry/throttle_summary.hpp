@@ -38,7 +38,7 @@ struct throttle_summary {
   std::optional<value_range> slowdown_fraction;
 };
 
-[[nodiscard]] throttle_summary summarize_throttling(const std::vector<trial_telemetry>& trials,
+[[nodiscard]] throttle_summary summarise_throttling(const std::vector<trial_telemetry>& trials,
                                                     double threshold);
 
 // "2 of 5 trials below 90 % of max SM clock: 1680 MHz, 85 %" (a range, "1680–1753 MHz, 85–88 %",

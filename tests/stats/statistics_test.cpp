@@ -14,7 +14,7 @@ namespace {
 TEST(statistics, hand_computed_values) {
   // 1..10 plus an outlier: values chosen so every field has a hand-checkable value.
   const std::vector<double> v = {4, 1, 3, 2, 5};
-  const summary_statistics s = summarize(v);
+  const summary_statistics s = summarise_values(v);
   EXPECT_EQ(s.count, 5U);
   EXPECT_DOUBLE_EQ(s.median, 3);
   EXPECT_DOUBLE_EQ(s.mean, 3);
@@ -28,21 +28,21 @@ TEST(statistics, hand_computed_values) {
 
 TEST(statistics, even_count_median_and_single_value) {
   const std::vector<double> even = {10, 40, 20, 30};
-  EXPECT_DOUBLE_EQ(summarize(even).median, 25);
+  EXPECT_DOUBLE_EQ(summarise_values(even).median, 25);
   const std::vector<double> one = {7};
-  const summary_statistics s = summarize(one);
+  const summary_statistics s = summarise_values(one);
   EXPECT_DOUBLE_EQ(s.stdev, 0);
   EXPECT_DOUBLE_EQ(s.p10, 7);
   EXPECT_DOUBLE_EQ(s.cv, 0);
 }
 
 TEST(statistics, empty_input_is_an_error_not_a_zero) {
-  EXPECT_THROW((void)summarize(std::vector<double>{}), invalid_argument);
+  EXPECT_THROW((void)summarise_values(std::vector<double>{}), invalid_argument);
 }
 
 TEST(statistics, trial_means_medians_and_their_spread) {
   const std::vector<std::vector<double>> trials = {{1, 2, 3}, {2, 4, 9}, {3, 3, 3}};
-  const trial_statistics t = summarize_trials(trials);
+  const trial_statistics t = summarise_trials(trials);
   EXPECT_EQ(t.means, (std::vector<double>{2, 5, 3}));
   EXPECT_EQ(t.medians, (std::vector<double>{2, 4, 3}));
   // means 2, 5, 3: mean 10/3, squares (16+25+1)/9 = 42/9, /2 = 7/3

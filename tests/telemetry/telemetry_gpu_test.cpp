@@ -181,7 +181,7 @@ TEST_F(TelemetryGpu, UnderThePowerCapOnlyTheMeasuredClockFlagsATrial) {
   for (const trial_result& trial : r.trials) {
     trials.push_back(trial.telemetry);
   }
-  const throttle_summary summary = summarize_throttling(trials, p.throttle_threshold);
+  const throttle_summary summary = summarise_throttling(trials, p.throttle_threshold);
   ASSERT_EQ(summary.judged_trials, static_cast<int>(trials.size()))
       << "every trial needs its on-GPU clock and the maximum SM clock";
   int capped_at_full_clock = 0;

@@ -39,7 +39,7 @@ namespace r = clock_event_reason;
 
 TEST(ThrottleSummary, APowerCapAtFullClockIsOneLineOfInformationAndNoVerdict) {
   const std::vector<trial_telemetry> trials(5, trial(1965.0, r::gpu_idle, r::sw_power_cap));
-  const throttle_summary s = summarize_throttling(trials, 0.9);
+  const throttle_summary s = summarise_throttling(trials, 0.9);
   EXPECT_EQ(s.throttled_trials, 0);
   EXPECT_EQ(s.judged_trials, 5);
   EXPECT_EQ(describe_throttling(s), "");
@@ -51,7 +51,7 @@ TEST(ThrottleSummary, RealThrottlingStandsOutWithItsClock) {
   std::vector<trial_telemetry> trials(3, trial(1965.0, 0, r::sw_power_cap));
   trials.push_back(trial(1680.0, r::sw_power_cap, r::sw_power_cap));
   trials.push_back(trial(1680.0, 0, r::sw_power_cap));
-  const throttle_summary s = summarize_throttling(trials, 0.9);
+  const throttle_summary s = summarise_throttling(trials, 0.9);
   EXPECT_EQ(s.throttled_trials, 2);
   EXPECT_EQ(describe_throttling(s), "2 of 5 trials below 90 % of max SM clock: 1680 MHz, 85 %");
   EXPECT_EQ(describe_clock_events(s), "5 of 5 trials: NVML sw_power_cap; SM clock 1680\xE2\x80\x93"
@@ -62,7 +62,7 @@ TEST(ThrottleSummary, RealThrottlingStandsOutWithItsClock) {
 TEST(ThrottleSummary, ThrottledTrialsThatDifferShowTheirRange) {
   const std::vector<trial_telemetry> trials = {trial(1680.0, 0, 0), trial(1753.0, 0, 0),
                                                trial(1980.0, 0, 0)};
-  EXPECT_EQ(describe_throttling(summarize_throttling(trials, 0.9)),
+  EXPECT_EQ(describe_throttling(summarise_throttling(trials, 0.9)),
             "2 of 3 trials below 90 % of max SM clock: 1680\xE2\x80\x93"
             "1753 MHz, 85\xE2\x80\x93"
             "89 %");
@@ -71,14 +71,14 @@ TEST(ThrottleSummary, ThrottledTrialsThatDifferShowTheirRange) {
 TEST(ThrottleSummary, APercentageNeverReadsAsTheThresholdItIsBelow) {
   // 1781 / 1980 = 89.95 %: rounded to a whole percent it would read "below 90 %: 90 %".
   const std::vector<trial_telemetry> trials = {trial(1781.0, 0, 0)};
-  EXPECT_EQ(describe_throttling(summarize_throttling(trials, 0.9)),
+  EXPECT_EQ(describe_throttling(summarise_throttling(trials, 0.9)),
             "1 of 1 trials below 90 % of max SM clock: 1781 MHz, 89.9 %");
 }
 
 TEST(ThrottleSummary, AClockBelowTheMaximumNeverReadsAsAHundredPercent) {
   const std::vector<trial_telemetry> trials = {trial(1975.0, 0, r::sw_power_cap),
                                                trial(1980.0, 0, r::sw_power_cap)};
-  EXPECT_EQ(describe_clock_events(summarize_throttling(trials, 0.9)),
+  EXPECT_EQ(describe_clock_events(summarise_throttling(trials, 0.9)),
             "2 of 2 trials: NVML sw_power_cap; SM clock 1975\xE2\x80\x93"
             "1980 MHz, 99.7\xE2\x80\x93"
             "100 % of max");
@@ -87,7 +87,7 @@ TEST(ThrottleSummary, AClockBelowTheMaximumNeverReadsAsAHundredPercent) {
 TEST(ThrottleSummary, TheUsersThresholdIsNamed) {
   const std::vector<trial_telemetry> trials = {trial(1965.0, 0, 0, 0.995),
                                                trial(1980.0, 0, 0, 0.995)};
-  EXPECT_EQ(describe_throttling(summarize_throttling(trials, 0.995)),
+  EXPECT_EQ(describe_throttling(summarise_throttling(trials, 0.995)),
             "1 of 2 trials below 99.5 % of max SM clock: 1965 MHz, 99 %");
 }
 
@@ -95,7 +95,7 @@ TEST(ThrottleSummary, SeveralReasonsNameTheirTrialsWhenTheyDiffer) {
   const std::vector<trial_telemetry> trials = {
       trial(1965.0, 0, r::sw_power_cap), trial(1965.0, r::hw_slowdown, r::sw_power_cap),
       trial(1980.0, r::gpu_idle, r::applications_clocks_setting)};
-  const throttle_summary s = summarize_throttling(trials, 0.9);
+  const throttle_summary s = summarise_throttling(trials, 0.9);
   EXPECT_EQ(s.trials_with_slowdown_reasons, 2);
   EXPECT_EQ(
       describe_clock_events(s),
@@ -105,12 +105,12 @@ TEST(ThrottleSummary, SeveralReasonsNameTheirTrialsWhenTheyDiffer) {
 TEST(ThrottleSummary, IdleAndConfigurationReasonsAreNotSlowdowns) {
   const std::vector<trial_telemetry> trials(
       2, trial(1980.0, r::gpu_idle, r::applications_clocks_setting | r::sync_boost));
-  EXPECT_EQ(describe_clock_events(summarize_throttling(trials, 0.9)), "");
+  EXPECT_EQ(describe_clock_events(summarise_throttling(trials, 0.9)), "");
 }
 
 TEST(ThrottleSummary, WithoutTheOnGpuClockNothingIsJudgedAndNvmlIsStillReported) {
   const std::vector<trial_telemetry> trials(4, trial(std::nullopt, 0, r::hw_thermal_slowdown));
-  const throttle_summary s = summarize_throttling(trials, 0.9);
+  const throttle_summary s = summarise_throttling(trials, 0.9);
   EXPECT_EQ(s.judged_trials, 0);
   EXPECT_EQ(describe_throttling(s), "");
   EXPECT_EQ(describe_clock_events(s),

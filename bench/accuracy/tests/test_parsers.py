@@ -107,7 +107,7 @@ class Names(unittest.TestCase):
 class KerntimeJson(unittest.TestCase):
     def test_golden_report_summarises(self):
         runs = kerntime_json.load_runs(GOLDEN)
-        ok = kerntime_json.summarize_run(runs["gemm_bf16/M=4096/N=4096"])
+        ok = kerntime_json.summarise_run(runs["gemm_bf16/M=4096/N=4096"])
         self.assertEqual(ok["backend"], "cupti")
         self.assertAlmostEqual(ok["median_us"], 175.3125)
         self.assertAlmostEqual(ok["cv_of_means"], 0.0064377)
@@ -115,10 +115,10 @@ class KerntimeJson(unittest.TestCase):
         self.assertEqual(ok["wall_seconds"], 0.25)
         self.assertEqual(len(kerntime_json.kernel_calls(ok)), 1)
         self.assertEqual(len(kerntime_json.other_records(ok)), 1)  # the memset
-        failed = kerntime_json.summarize_run(runs["gemm_bf16/M=8192/N=4096"])
+        failed = kerntime_json.summarise_run(runs["gemm_bf16/M=8192/N=4096"])
         self.assertEqual(failed["status"], "failed")
         self.assertNotIn("median_us", failed)
-        events = kerntime_json.summarize_run(runs["device_copy/bytes=16777216/l2=cold"])
+        events = kerntime_json.summarise_run(runs["device_copy/bytes=16777216/l2=cold"])
         self.assertEqual(events["backend"], "events")
         self.assertEqual(events["iterations_total"], 10 + 0 + 2)
 

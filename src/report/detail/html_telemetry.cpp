@@ -16,7 +16,7 @@
 namespace kerntime::detail {
 
 void print_telemetry(std::ostream& out, std::string_view state, const measurement_result& r) {
-  const auto summary = detail::summarize_telemetry(r);
+  const auto summary = detail::summarise_telemetry(r);
   out << "<figure class=\"telemetry\">\n<h4>Telemetry</h4>\n";
   if (summary.has_readings) {
     std::vector<detail::trial_series> series(3);

@@ -377,7 +377,7 @@ measurement_result result_of(json_value j, bool with_trace) {
   r.trials_summary.stdev_of_means = read<double>(t, "stdev_of_means_ns");
   r.trials_summary.cv_of_means = read<double>(t, "cv_of_means");
   if (!r.trials_summary.means.empty()) { // not written: derived from the means, as summarise does
-    const summary_statistics of_means = summarize(r.trials_summary.means);
+    const summary_statistics of_means = summarise_values(r.trials_summary.means);
     r.trials_summary.mean_of_means = of_means.mean;
     r.trials_summary.median_of_means = of_means.median;
   }

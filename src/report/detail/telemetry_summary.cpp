@@ -38,7 +38,7 @@ void add_snapshot(telemetry_summary& summary, const gpu_snapshot& snapshot) {
 
 } // namespace
 
-telemetry_summary summarize_telemetry(const measurement_result& result) {
+telemetry_summary summarise_telemetry(const measurement_result& result) {
   telemetry_summary summary;
   if (!result.telemetry.available) {
     summary.unavailable_reason = result.telemetry.unavailable_reason;
@@ -60,7 +60,7 @@ telemetry_summary summarize_telemetry(const measurement_result& result) {
             *t.measured_sm_clock_mhz);
     }
   }
-  summary.throttling = summarize_throttling(trials, result.protocol_used.throttle_threshold);
+  summary.throttling = summarise_throttling(trials, result.protocol_used.throttle_threshold);
   return summary;
 }
 

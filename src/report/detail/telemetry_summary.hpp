@@ -26,7 +26,7 @@ struct telemetry_summary {
   throttle_summary throttling;           // the clock rule's verdicts and NVML's slowdown reasons
 };
 
-[[nodiscard]] telemetry_summary summarize_telemetry(const measurement_result& result);
+[[nodiscard]] telemetry_summary summarise_telemetry(const measurement_result& result);
 
 // "SM clock 1755–1980 MHz, on-GPU clock 1740–1975 MHz, max 62 °C, max 412.5 W, throttled
 // trials: 1 of 5" ("throttling not judged: no on-GPU SM clock" when no trial could be judged);
