@@ -1,6 +1,7 @@
 #include "kerntime/compare.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <charconv>
@@ -36,7 +37,7 @@ constexpr int most_units_suggested = 200;
 struct gathered {
   std::vector<std::string> order; // state names, first seen first
   std::map<std::string, side> states;
-  std::string device; // every GPU model seen, first seen first, joined with " + "
+  std::vector<std::string> devices; // every GPU model seen, first seen first
 };
 
 // The GPU model a run measured on: its own record (a run over several devices names each
@@ -51,18 +52,15 @@ std::string model_of(const benchmark_run& run, const run_context& context) {
   return run.result ? run.result->device.name : std::string();
 }
 
-void add_model(std::string& models, const std::string& model) {
-  if (model.empty()) {
-    return;
+// The GPU models a side measured on, first seen first, each once.
+void add_model(std::vector<std::string>& models, const std::string& model) {
+  if (!model.empty() && std::find(models.begin(), models.end(), model) == models.end()) {
+    models.push_back(model);
   }
-  for (std::size_t start = 0; start <= models.size();) {
-    const auto end = std::min(models.find(" + ", start), models.size());
-    if (models.compare(start, end - start, model) == 0 && end - start == model.size()) {
-      return;
-    }
-    start = end + 3;
-  }
-  models += (models.empty() ? "" : " + ") + model;
+}
+
+std::string joined(const std::vector<std::string>& models) {
+  return fmt::format("{}", fmt::join(models, " + "));
 }
 
 gathered gather(std::span<const result_set> sets,
@@ -80,7 +78,7 @@ gathered gather(std::span<const result_set> sets,
       if (run.status == run_status::ok && run.result) {
         it->second.runs.push_back(&*run.result);
         add_model(it->second.models, model_of(run, set.context));
-        add_model(g.device, model_of(run, set.context));
+        add_model(g.devices, model_of(run, set.context));
       } else {
         it->second.problems.push_back(
             run.status == run_status::skipped
@@ -300,19 +298,16 @@ comparison compare(std::span<const result_set> base, std::span<const result_set>
   const gathered c = gather(changed, options.select);
   comparison result;
   result.options = options;
-  result.base_device = b.device;
-  result.new_device = c.device;
+  result.base_device = joined(b.devices);
+  result.new_device = joined(c.devices);
   // One model a side: the whole sets must match. Runs over several models (--devices over mixed
   // GPUs) are checked state by state below.
-  const auto one_model = [](const std::string& models) {
-    return !models.empty() && models.find(" + ") == std::string::npos;
-  };
-  if (!options.allow_different_devices && one_model(b.device) && one_model(c.device) &&
-      b.device != c.device) {
+  if (!options.allow_different_devices && b.devices.size() == 1 && c.devices.size() == 1 &&
+      b.devices != c.devices) {
     throw invalid_argument(fmt::format(
         "the runs are from different GPUs (base {}, new {}): their times do not compare; pass "
         "--allow-different-devices to compare them anyway",
-        b.device, c.device));
+        result.base_device, result.new_device));
   }
   for (const auto& name : b.order) {
     const auto other = c.states.find(name);
@@ -327,7 +322,7 @@ comparison compare(std::span<const result_set> base, std::span<const result_set>
       throw invalid_argument(fmt::format(
           "state {} ran on {} in the base and on {} in the new results: times from different "
           "GPU models do not compare; pass --allow-different-devices to compare them anyway",
-          name, base_side.models, new_side.models));
+          name, joined(base_side.models), joined(new_side.models)));
     }
     if (base_side.runs.empty() || new_side.runs.empty()) {
       const auto& problems = base_side.runs.empty() ? base_side.problems : new_side.problems;

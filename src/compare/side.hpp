@@ -17,7 +17,7 @@ inline constexpr double clock_tolerance = 0.03;
 
 struct side {
   std::vector<const measurement_result*> runs;
-  std::string models;                // the GPU models its runs measured on, joined with " + "
+  std::vector<std::string> models;   // the GPU models its runs measured on, first seen first
   std::vector<std::string> problems; // runs of the state that failed or were skipped
 
   // Every iteration's value of the metric, run after run.
