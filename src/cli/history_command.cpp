@@ -135,22 +135,28 @@ void find_changes(std::vector<trend_series>& all, double threshold, double alpha
 int show(const history_flags& flags, const cli_environment& env) {
   const auto [threshold, alpha] = change_rule(flags);
   auto all = selected_series(flags);
+  // The markdown unless the JSON goes to stdout or the page is the view; the JSON only if asked.
+  const bool markdown = flags.json != "-" && !flags.html;
   nlohmann::json document = {{"series", nlohmann::json::array()}};
   for (const auto& s : all) {
-    nlohmann::json points = nlohmann::json::array();
-    if (flags.json != "-") {
+    if (markdown) {
       *env.out << fmt::format("## {} on {}\n\n| run | date | commit | branch | median | interval "
                               "|\n|---:|---|---|---|---:|---|\n",
                               s.state, s.device);
-    }
-    for (const auto& p : s.points) {
-      if (flags.json != "-") {
+      for (const auto& p : s.points) {
         *env.out << fmt::format("| {} | {} | {} | {} | {} | {} |\n", p.run_id, p.date, p.commit,
                                 p.branch, micro(p.median_ns),
                                 p.low_ns && p.high_ns
                                     ? fmt::format("[{}, {}]", micro(*p.low_ns), micro(*p.high_ns))
                                     : std::string("–"));
       }
+      *env.out << '\n';
+    }
+    if (!flags.json) {
+      continue;
+    }
+    nlohmann::json points = nlohmann::json::array();
+    for (const auto& p : s.points) {
       points.push_back(
           {{"run", p.run_id},
            {"date", p.date},
@@ -160,9 +166,6 @@ int show(const history_flags& flags, const cli_environment& env) {
            {"low_ns", p.low_ns ? nlohmann::json(*p.low_ns) : nlohmann::json()},
            {"high_ns", p.high_ns ? nlohmann::json(*p.high_ns) : nlohmann::json()},
            {"sm_clock_mhz", p.sm_clock_mhz ? nlohmann::json(*p.sm_clock_mhz) : nlohmann::json()}});
-    }
-    if (flags.json != "-") {
-      *env.out << '\n';
     }
     document["series"].push_back({{"device", s.device}, {"state", s.state}, {"points", points}});
   }
