@@ -336,7 +336,8 @@ int baseline(const history_flags& flags, const std::vector<std::string>& args,
         flags.target.store, used.size(), used.size() == 1 ? "" : "s", device,
         flags.branch_filter ? " on branch " + *flags.branch_filter : "",
         without_results.empty() ? ""
-                                : fmt::format(" ({} added by a kerntime that kept no results)",
+                                : fmt::format(" ({} without results in the store: added by a "
+                                              "kerntime that kept none, or pruned)",
                                               fmt::join(without_results, ", "))));
   }
   const auto context = make_run_context(args, states);
@@ -350,7 +351,8 @@ int baseline(const history_flags& flags, const std::vector<std::string>& args,
                             fmt::join(used, ", "));
   }
   if (!without_results.empty()) {
-    *env.err << fmt::format("kerntime: left out {}: added by a kerntime that kept no results\n",
+    *env.err << fmt::format("kerntime: left out {}: no results in the store (added by a kerntime "
+                            "that kept none, or pruned)\n",
                             fmt::join(without_results, ", "));
   }
   return exit_ok;

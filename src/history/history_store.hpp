@@ -99,7 +99,7 @@ public:
   // Every GPU model with a run of the branch (any branch where none is given).
   [[nodiscard]] std::vector<std::string> devices(const std::optional<std::string>& branch) const;
   // The states of a run as they were added (their results without the trace); nullopt for a run
-  // added by a kerntime that kept no results (schema 1).
+  // whose results are not in the store (added by a kerntime that kept none, schema 1, or pruned).
   [[nodiscard]] std::optional<std::vector<benchmark_run>> results_of(std::int64_t run_id) const;
 
   [[nodiscard]] const std::string& name() const { return db_->name(); }
