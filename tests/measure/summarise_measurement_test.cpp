@@ -5,20 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include "result/trials_of.hpp"
+
 namespace kerntime::detail {
 namespace {
-
-timed_trials trials_of(const std::vector<std::vector<double>>& spans) {
-  timed_trials timed;
-  for (const auto& trial : spans) {
-    trial_result t;
-    for (const double span : trial) {
-      t.iterations.push_back({span, 0.9 * span});
-    }
-    timed.trials.push_back(std::move(t));
-  }
-  return timed;
-}
 
 runner_facts cupti_facts() {
   runner_facts facts;

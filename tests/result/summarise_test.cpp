@@ -5,21 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include "result/trials_of.hpp"
+
 namespace kerntime::detail {
 namespace {
-
-// Trials of spans; busy is 90 % of each span.
-timed_trials trials_of(const std::vector<std::vector<double>>& spans) {
-  timed_trials timed;
-  for (const auto& trial : spans) {
-    trial_result t;
-    for (const double span : trial) {
-      t.iterations.push_back({span, 0.9 * span});
-    }
-    timed.trials.push_back(std::move(t));
-  }
-  return timed;
-}
 
 TEST(summarise, the_headline_is_the_median_of_every_iteration_and_trials_keep_their_own) {
   const measurement_result r =
