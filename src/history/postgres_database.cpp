@@ -211,10 +211,11 @@ public:
     }
     std::string why = result != nullptr ? trimmed(libpq().result_error_message(result))
                                         : trimmed(libpq().error_message(connection_));
-    const char* state =
+    const char* code =
         result != nullptr ? libpq().result_error_field(result, PG_DIAG_SQLSTATE) : nullptr;
+    const std::string state = code != nullptr ? code : ""; // read before the result is freed
     libpq().clear(result);
-    if (state != nullptr && std::string_view(state) == "55P03") { // lock_not_available
+    if (state == "55P03") { // lock_not_available
       why += "; another writer held the store for more than a minute";
     }
     throw invalid_argument(fmt::format("the history store {}: {}", name_, why));

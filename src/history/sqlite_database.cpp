@@ -110,9 +110,13 @@ public:
 
   void execute(std::string_view sql) override {
     char* message = nullptr;
-    if (sqlite3_exec(db_, std::string(sql).c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
-      const std::string why = message != nullptr ? message : sqlite3_errmsg(db_);
+    const int rc = sqlite3_exec(db_, std::string(sql).c_str(), nullptr, nullptr, &message);
+    if (rc != SQLITE_OK) {
+      std::string why = message != nullptr ? message : sqlite3_errmsg(db_);
       sqlite3_free(message);
+      if (rc == SQLITE_BUSY) {
+        why += "; another writer held the store for more than a minute";
+      }
       throw invalid_argument(fmt::format("the history store {}: {}", name_, why));
     }
   }

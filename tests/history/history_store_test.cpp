@@ -310,6 +310,22 @@ TEST_P(history_store_test, ABaselineOfTheNewestRunsIsReadByCompareAsSeveralBaseR
       << one_run.err;
 }
 
+TEST_P(history_store_test, AWriterThatWaitsTooLongIsToldAnotherWriterHeldTheStore) {
+  { history_store store(path_, true); }
+  const auto holder = open_history_database(path_, false);
+  const auto waiter = open_history_database(path_, false);
+  // A minute in kerntime; not in a test.
+  waiter->execute(GetParam() == history_database::kind::sqlite ? "PRAGMA busy_timeout = 200"
+                                                               : "SET lock_timeout = '200ms'");
+  holder->begin_writing();
+  const auto message = error_of([&] { waiter->begin_writing(); });
+  holder->rollback();
+  EXPECT_NE(message.find("another writer held the store for more than a minute"), std::string::npos)
+      << message;
+  waiter->begin_writing(); // free again once the holder is done
+  waiter->rollback();
+}
+
 TEST(history_store_postgresql, AServerThatIsDownIsNamedWithTheFixAndNoPassword) {
   const benchmark_registry registry;
   const auto down = run_cli(registry, {"history", "show", "--store",
