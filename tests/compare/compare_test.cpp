@@ -415,5 +415,38 @@ TEST(compare, the_interval_covers_the_true_ratio_and_false_regressions_stay_unde
   EXPECT_LE(static_cast<double>(false_slower) / comparisons, 0.05);
 }
 
+// One new run against five base runs, all with 1 % between-run noise: the prediction interval
+// covers the true ratio about 95 % of the time, where a Welch interval over the runs could not be
+// built at all (one unit on the new side).
+TEST(ratio_interval, one_new_run_against_several_base_runs_is_covered_as_often_as_promised) {
+  std::mt19937 random(29);
+  std::normal_distribution<double> noise(0, 0.01);
+  constexpr int comparisons = 2000;
+  int covered = 0;
+  for (int i = 0; i < comparisons; ++i) {
+    std::vector<double> base;
+    for (int r = 0; r < 5; ++r) {
+      base.push_back(100e3 * std::exp(noise(random)));
+    }
+    const double changed = 100e3 * 1.01 * std::exp(noise(random));
+    const auto interval = detail::prediction_log_ratio_interval(base, changed, 0.05);
+    ASSERT_TRUE(interval.has_value());
+    covered += interval->low <= 1.01 && 1.01 <= interval->high ? 1 : 0;
+  }
+  const double coverage = static_cast<double>(covered) / comparisons;
+  EXPECT_GE(coverage, 0.93);
+  EXPECT_LE(coverage, 0.97);
+  EXPECT_FALSE(detail::prediction_log_ratio_interval(std::vector<double>{1.0}, 1.0, 0.05));
+}
+
+TEST(ratio_interval, more_base_runs_settle_a_state_only_while_the_new_runs_own_spread_allows) {
+  // Five base runs whose interval is ±3 % (log scale): ±2 % is reachable with more base runs,
+  // ±0.5 % is not (the new run's own spread alone is wider).
+  const auto more = detail::base_runs_for_half_width(0.03, 0.02, 5, 0.05);
+  ASSERT_TRUE(more.has_value());
+  EXPECT_GT(*more, 5);
+  EXPECT_FALSE(detail::base_runs_for_half_width(0.03, 0.005, 5, 0.05).has_value());
+}
+
 } // namespace
 } // namespace kerntime
