@@ -47,8 +47,7 @@ int add_runs(const history_flags& flags, const cli_environment& env) {
   return exit_ok;
 }
 
-std::vector<trend_series> selected_series(const history_flags& flags) {
-  const history_store store(flags.target.store, false);
+std::vector<trend_series> selected_series(const history_store& store, const history_flags& flags) {
   std::optional<name_pattern> pattern;
   if (flags.filter) {
     pattern.emplace(*flags.filter, "--filter");
@@ -134,7 +133,8 @@ void find_changes(std::vector<trend_series>& all, double threshold, double alpha
 
 int show(const history_flags& flags, const cli_environment& env) {
   const auto [threshold, alpha] = change_rule(flags);
-  auto all = selected_series(flags);
+  const history_store store(flags.target.store, false);
+  auto all = selected_series(store, flags);
   // The markdown unless the JSON goes to stdout or the page is the view; the JSON only if asked.
   const bool markdown = flags.json != "-" && !flags.html;
   nlohmann::json document = {{"series", nlohmann::json::array()}};
@@ -186,10 +186,11 @@ int show(const history_flags& flags, const cli_environment& env) {
 }
 
 // The kernels of the last good and the first bad run: appeared, disappeared, moved beyond the band.
-std::vector<std::string> kernel_changes(const series_point& good, const series_point& bad,
+std::vector<std::string> kernel_changes(const history_store& store, const std::string& state,
+                                        const series_point& good, const series_point& bad,
                                         double threshold) {
-  const auto good_kernels = kernels_of(good);
-  const auto bad_kernels = kernels_of(bad);
+  const auto good_kernels = store.kernels_of(good.run_id, state);
+  const auto bad_kernels = store.kernels_of(bad.run_id, state);
   std::map<std::string, double> before(good_kernels.begin(), good_kernels.end());
   std::map<std::string, double> after(bad_kernels.begin(), bad_kernels.end());
   std::vector<std::string> out;
@@ -212,7 +213,8 @@ std::vector<std::string> kernel_changes(const series_point& good, const series_p
 
 int changes(const history_flags& flags, const cli_environment& env) {
   const auto [threshold, alpha] = change_rule(flags);
-  auto all = selected_series(flags);
+  const history_store store(flags.target.store, false);
+  auto all = selected_series(store, flags);
   find_changes(all, threshold, alpha);
   nlohmann::json document = {
       {"threshold", threshold}, {"alpha", alpha}, {"changes", nlohmann::json::array()}};
@@ -238,7 +240,7 @@ int changes(const history_flags& flags, const cli_environment& env) {
       const bool slower = s.slower_beyond_band[i];
       slower_at_tip += tip && slower ? 1 : 0;
       ++found;
-      const auto kernels = kernel_changes(good, bad, threshold);
+      const auto kernels = kernel_changes(store, s.state, good, bad, threshold);
       const auto run_text = [](const series_point& p) {
         return fmt::format("run {} ({}{})", p.run_id, p.date,
                            p.commit.empty() ? "" : ", " + p.commit);

@@ -360,8 +360,7 @@ std::vector<std::pair<std::string, std::string>> history_store::series_names() c
 namespace {
 
 constexpr const char* point_columns =
-    "r.id, r.date, r.commit_sha, r.branch, s.median_ns, s.low_ns, "
-    "s.high_ns, s.sm_clock_mhz, s.kernels";
+    "r.id, r.date, r.commit_sha, r.branch, s.median_ns, s.low_ns, s.high_ns, s.sm_clock_mhz";
 
 series_point point_of(const history_statement& row) {
   series_point p;
@@ -373,15 +372,20 @@ series_point point_of(const history_statement& row) {
   p.low_ns = row.number(5);
   p.high_ns = row.number(6);
   p.sm_clock_mhz = row.number(7);
-  p.kernels_json = row.text(8);
   return p;
 }
 
 } // namespace
 
-std::vector<std::pair<std::string, double>> kernels_of(const series_point& p) {
+std::vector<std::pair<std::string, double>>
+history_store::kernels_of(std::int64_t run_id, const std::string& state) const {
+  auto row = db_->prepare("SELECT kernels FROM states WHERE run_id = ? AND name = ?");
+  row->bind(1, run_id).bind(2, state);
   std::vector<std::pair<std::string, double>> kernels;
-  for (const auto& k : nlohmann::json::parse(p.kernels_json, nullptr, false)) {
+  if (!row->step()) {
+    return kernels;
+  }
+  for (const auto& k : nlohmann::json::parse(row->text(0), nullptr, false)) {
     if (k.is_array() && k.size() == 2 && k[0].is_string() && k[1].is_number()) {
       kernels.emplace_back(k[0].get<std::string>(), k[1].get<double>());
     }
@@ -428,13 +432,13 @@ void history_store::each_series(
   std::string state;
   std::vector<series_point> points;
   while (rows->step()) {
-    if (rows->text(9) != device || rows->text(10) != state) {
+    if (rows->text(8) != device || rows->text(9) != state) {
       if (!points.empty()) {
         visit(device, state, std::move(points));
       }
       points.clear();
-      device = rows->text(9);
-      state = rows->text(10);
+      device = rows->text(8);
+      state = rows->text(9);
     }
     points.push_back(point_of(*rows));
   }

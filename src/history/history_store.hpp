@@ -42,11 +42,7 @@ struct series_point {
   std::optional<double> low_ns; // the run's interval of the median, where it had one
   std::optional<double> high_ns;
   std::optional<double> sm_clock_mhz; // the mean on-GPU clock of its trials
-  std::string kernels_json;           // read by kernels_of, where a change needs them
 };
-
-// The kernels of a run of a state: name, median ns per iteration.
-[[nodiscard]] std::vector<std::pair<std::string, double>> kernels_of(const series_point& p);
 
 // The mean on-GPU SM clock of the runs that measured one; nullopt where none did.
 [[nodiscard]] std::optional<double> mean_sm_clock(std::span<const series_point> points);
@@ -90,6 +86,11 @@ public:
   void each_series(const std::optional<std::string>& branch,
                    const std::function<void(const std::string& device, const std::string& state,
                                             std::vector<series_point> points)>& visit) const;
+
+  // The kernels of a state in a run: name, median ns per iteration. Read where a change needs
+  // them, not with every point of a series (a year of 2,600 states held them all: 0.3 GB).
+  [[nodiscard]] std::vector<std::pair<std::string, double>>
+  kernels_of(std::int64_t run_id, const std::string& state) const;
 
   // The newest `count` runs (by date) of a GPU model, and of a branch where one is given, oldest
   // first.

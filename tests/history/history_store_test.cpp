@@ -137,7 +137,7 @@ TEST_P(history_store_test, OnePassOverTheStoreReadsTheSameSeriesAsOneQueryEach) 
     for (std::size_t i = 0; i < one.size(); ++i) {
       EXPECT_EQ(points[i].run_id, one[i].run_id);
       EXPECT_EQ(points[i].median_ns, one[i].median_ns);
-      EXPECT_EQ(kernels_of(points[i]), kernels_of(one[i]));
+      EXPECT_EQ(points[i].sm_clock_mhz, one[i].sm_clock_mhz);
     }
     ++visited;
   });
