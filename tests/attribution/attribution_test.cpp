@@ -7,8 +7,8 @@
 #include <string>
 
 #include "activity_buffer.hpp"
-#include "one_trial.hpp"
 #include "kerntime/errors.hpp"
+#include "one_trial.hpp"
 
 namespace kerntime::detail {
 namespace {
