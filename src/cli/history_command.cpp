@@ -247,9 +247,8 @@ int changes(const history_flags& flags, const cli_environment& env) {
       };
       if (markdown) {
         *env.out << fmt::format(
-            "| {}{} | {} | {} | {} | {:+.2f} % [{:+.2f}, {:+.2f}] | {} | {} |\n", s.state,
-            tip && slower ? " **slower**" : "", s.device, run_text(good), run_text(bad),
-            100 * (c.ratio - 1), 100 * (c.ratio_low - 1), 100 * (c.ratio_high - 1),
+            "| {}{} | {} | {} | {} | {} | {} | {} |\n", s.state, tip && slower ? " **slower**" : "",
+            s.device, run_text(good), run_text(bad), change_text(c),
             clock_before && clock_after
                 ? fmt::format("{:.0f} → {:.0f} MHz", *clock_before, *clock_after)
                 : std::string("–"),

@@ -1,5 +1,7 @@
 #include "history/change_points.hpp"
 
+#include <fmt/format.h>
+
 #include <boost/math/distributions/students_t.hpp>
 
 #include <algorithm>
@@ -158,6 +160,11 @@ std::vector<change_point> find_change_points(std::span<const double> series,
     }
   }
   return changes;
+}
+
+std::string change_text(const change_point& c) {
+  return fmt::format("{:+.2f} % [{:+.2f}, {:+.2f}]", 100 * (c.ratio - 1), 100 * (c.ratio_low - 1),
+                     100 * (c.ratio_high - 1));
 }
 
 } // namespace kerntime::detail

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace kerntime::detail {
@@ -26,6 +27,10 @@ struct change_point {
   double ratio_high = 1;
   double p_value = 1; // the t-test's two-sided p of the two segments (uncorrected)
 };
+
+// "+2.03 % [+2.00, +2.06]": the change and its interval, as `history changes` and the trends page
+// write it.
+[[nodiscard]] std::string change_text(const change_point& c);
 
 // The energy statistic of splitting `x` before each index in [min_segment, n - min_segment]
 // (α = 1); index i of the result is the split before x[i] (0 where no split is allowed).

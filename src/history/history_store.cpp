@@ -304,8 +304,7 @@ std::int64_t history_store::add(const result_set& set, const run_labels& labels,
     for (const auto& run : set.runs) {
       std::vector<row_value> row = {id, run.state_name, run.benchmark,
                                     std::string(to_string(run.status))};
-      benchmark_run kept = run;
-      if (kept.result) {
+      if (run.result) {
         const auto& r = *run.result;
         const auto& interval = r.stopping.median_interval;
         nlohmann::json kernels = nlohmann::json::array();
@@ -318,14 +317,20 @@ std::int64_t history_store::add(const result_set& set, const run_labels& labels,
                     interval ? std::optional(interval->high) : std::nullopt,
                     std::optional(r.stats.cv), nlohmann::json(r.trials_summary.medians).dump(),
                     mean_measured_sm_clock(r.trials), kernels.dump()});
-        kept.result->trace = {};
       } else {
         row.insert(row.end(),
                    {std::optional<double>(), std::optional<double>(), std::optional<double>(),
                     std::optional<double>(), row_null{}, std::optional<double>(), row_null{}});
       }
       states.add(std::move(row));
-      const std::string text = run_to_json_line(kept);
+      // The result is kept without its trace; a copy only where the file had one (add reads
+      // files without it, run --store hands on the run as measured).
+      std::optional<benchmark_run> untraced;
+      if (run.result && !run.result->trace.empty()) {
+        untraced = run;
+        untraced->result->trace.clear();
+      }
+      const std::string text = run_to_json_line(untraced ? *untraced : run);
       results.add({id, run.state_name, static_cast<std::int64_t>(text.size()), compressed(text)});
       if (run.status == run_status::ok && run.result) {
         listed.add({device_name, run.state_name});

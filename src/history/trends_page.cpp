@@ -90,11 +90,6 @@ std::string_view day_of(std::string_view date) {
   return date.substr(0, std::min(date.find('T'), date.size()));
 }
 
-std::string change_text(const change_point& c) {
-  return fmt::format("{:+.2f} % [{:+.2f}, {:+.2f}]", 100 * (c.ratio - 1), 100 * (c.ratio_low - 1),
-                     100 * (c.ratio_high - 1));
-}
-
 bool slower(const trend_series& s, std::size_t change) {
   return change < s.slower_beyond_band.size() && s.slower_beyond_band[change];
 }
