@@ -7,5 +7,6 @@
 #include "kerntime/measure.hpp"
 #include "kerntime/protocol.hpp"
 #include "kerntime/result.hpp"
+#include "kerntime/session.hpp"
 #include "kerntime/statistics.hpp"
 #include "kerntime/telemetry.hpp"

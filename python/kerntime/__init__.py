@@ -17,6 +17,7 @@ from .bench_function import bench
 from .errors import *  # noqa: F401,F403 (the exception classes, listed in errors.__all__)
 from .load import load
 from .result import Kernel, Result, Sample, Statistics, Telemetry
+from .session import session
 
 reprs.install()
 
@@ -30,6 +31,7 @@ __all__ = [
     "bench",
     "load",
     "ab",
+    "session",
     "ABComparison",
     "KernelChange",
     "Result",

@@ -24,6 +24,7 @@ from . import _kerntime
 from .bench_function import bench
 from .errors import InvalidArgument
 from .result import Result
+from .session import session
 
 # bench() options ab sets itself: one trial per call is what it interleaves.
 _OWN_OPTIONS = ("trials", "stop_at_ci", "max_trials")
@@ -109,8 +110,9 @@ def ab(fn_a: Callable[..., Any], fn_b: Callable[..., Any], *args: Any, threshold
     def measure(fn: Callable[..., Any]) -> Callable[[], Result]:
         return lambda: bench(fn, *args, trials=1, **options_and_kwargs)
 
-    return run_ab(measure(fn_a), measure(fn_b), threshold=threshold, alpha=alpha,
-                  max_blocks=max_blocks, max_time=max_time)
+    with session():  # CUPTI kept initialised from trial to trial (kerntime.session)
+        return run_ab(measure(fn_a), measure(fn_b), threshold=threshold, alpha=alpha,
+                      max_blocks=max_blocks, max_time=max_time)
 
 
 def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,

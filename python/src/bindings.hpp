@@ -15,5 +15,6 @@ void bind_example_result(pybind11::module_& m);
 void bind_memset_probe(pybind11::module_& m);
 void bind_devices(pybind11::module_& m);
 void bind_speed_of_light(pybind11::module_& m);
+void bind_session(pybind11::module_& m);
 
 } // namespace kerntime::python

@@ -8,6 +8,7 @@ PYBIND11_MODULE(_kerntime, m) {
   kerntime::python::bind_errors(m);
   kerntime::python::bind_result(m);
   kerntime::python::bind_measure(m);
+  kerntime::python::bind_session(m);
   kerntime::python::bind_speed_of_light(m);
   kerntime::python::bind_reports(m);
 #ifdef KERNTIME_HAS_COMPARE

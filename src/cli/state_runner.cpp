@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "kerntime/benchmark.hpp"
+#include "kerntime/session.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -92,6 +93,8 @@ std::vector<benchmark_run> run_states(const std::vector<planned_state>& plan,
                                       std::ostream* progress) {
   std::vector<benchmark_run> runs;
   runs.reserve(plan_indices.size());
+  // CUPTI stays initialised and the flush buffer kept from state to state (kerntime/session.hpp).
+  const session scope;
   const auto start = clock_type::now();
   for (std::size_t i = 0; i < plan_indices.size(); ++i) {
     const auto state_start = clock_type::now();

@@ -18,6 +18,7 @@
 #include "cli/device_selection.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/state_runner.hpp"
+#include "kerntime/session.hpp"
 #include "supervise/worker_messages.hpp"
 #include "supervise/worker_process.hpp"
 
@@ -172,6 +173,9 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
   std::mt19937_64 draw(
       static_cast<std::uint64_t>(::getpid()) ^
       static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
+  // CUPTI stays initialised and the flush buffer kept for all the states this worker runs
+  // (kerntime/session.hpp); a worker that stops after a fault ends it on its way out.
+  const session scope;
   std::string line;
   while (supervisor.read(line)) {
     const auto request = parse_run_command(line);

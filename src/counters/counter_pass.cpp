@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "counters/counter_failure.hpp"
+#include "cupti/cupti_scope.hpp"
 #include "counters/host_object.hpp"
 #include "counters/range_profiler_library.hpp"
 #include "cupti/cupti_library.hpp"
@@ -22,14 +23,14 @@ namespace kerntime::detail {
 namespace {
 
 // A subscription of the process's own for the life of the object, only so that CUPTI is
-// initialised (after an earlier measurement finalised it); unsubscribed and finalised again at
-// the end, as timing leaves CUPTI.
+// initialised (after an earlier measurement finalised it); unsubscribed and released again at
+// the end, as timing leaves CUPTI (finalized outside a scope, cupti/cupti_scope.hpp).
 class initialising_subscription {
 public:
   explicit initialising_subscription(const cupti_library& cupti);
   ~initialising_subscription() {
     (void)cupti_.unsubscribe(subscriber_);
-    (void)cupti_.finalize();
+    (void)release_cupti(cupti_);
   }
   initialising_subscription(const initialising_subscription&) = delete;
   initialising_subscription& operator=(const initialising_subscription&) = delete;

@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "cupti/cupti_scope.hpp"
 #include "cupti/current_context.hpp"
 #include "cupti/tag_kinds.hpp"
 #include "kerntime/errors.hpp"
@@ -350,7 +351,7 @@ void cupti_session::detach_quietly(const std::function<void()>& before_release) 
   }
   if (!shared_) {
     cupti_.unsubscribe(subscriber_);
-    cupti_.finalize();
+    kept_initialised_ = release_cupti(cupti_); // finalized outside a scope (cupti/cupti_scope.hpp)
   }
   // Shared: CUPTI is left as it was found. The subscription is the profiler's, finalizing would
   // tear down its state, and it registers its own buffer callbacks again for its next trace.

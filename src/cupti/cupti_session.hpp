@@ -55,8 +55,12 @@ public:
   // goes on (the stopping rule). Only records of work that has finished are complete.
   [[nodiscard]] activity_log records_so_far();
 
-  // Disable, flush, unsubscribe, finalize — with no launch in between but `before_release`, run
-  // once activity is disabled and flushed and before CUPTI is released (the counter pass: the
+  // Whether detach left CUPTI initialised for the scope it ran in (cupti/cupti_scope.hpp).
+  [[nodiscard]] bool kept_initialised() const noexcept { return kept_initialised_; }
+
+  // Disable, flush, unsubscribe, finalize (inside a scope: no finalize, cupti/cupti_scope.hpp) —
+  // with no launch in between but `before_release`, run once activity is disabled and flushed and
+  // before CUPTI is released (the counter pass: the
   // range profiler needs an initialised CUPTI, and its replayed kernels must leave no activity
   // record). Its exceptions are swallowed: it reports its own failures. Returns the decoded log.
   // Shared: disable and flush only, then ask the caller again whether the profiler is idle.
@@ -81,6 +85,7 @@ private:
   CUpti_SubscriberHandle subscriber_ = nullptr;
   bool attached_ = false;
   bool shared_ = false;
+  bool kept_initialised_ = false;
   std::vector<watched_call> watched_; // empty: every API call is an activity record
   bool records_use_realtime_ = false; // CUPTI stamps records with kerntime's realtime_ns
   pushed_tags pushed_;                // the measuring thread's pushes; read by it alone

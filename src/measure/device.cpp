@@ -3,6 +3,9 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <map>
+#include <mutex>
+
 #include "kerntime/cuda.hpp"
 #include "kerntime/errors.hpp"
 
@@ -23,8 +26,18 @@ device_info read_current_device() {
         "with one and a working driver",
         e != cudaSuccess ? cudaGetErrorString(e) : "the driver reports zero devices"));
   }
+  int ordinal = 0;
+  check_cuda(cudaGetDevice(&ordinal), "reading the current device");
+  // The facts do not change while the process lives: read once per device (cudaGetDeviceProperties
+  // alone takes a millisecond or more).
+  static std::mutex mutex;
+  static std::map<int, device_info> known;
+  const std::lock_guard lock(mutex);
+  if (const auto found = known.find(ordinal); found != known.end()) {
+    return found->second;
+  }
   device_info d;
-  check_cuda(cudaGetDevice(&d.ordinal), "reading the current device");
+  d.ordinal = ordinal;
   cudaDeviceProp props{};
   check_cuda(cudaGetDeviceProperties(&props, d.ordinal), "reading the device properties");
   d.name = props.name;
@@ -43,6 +56,7 @@ device_info read_current_device() {
       "reading the memory bus width");
   check_cuda(cudaDriverGetVersion(&d.driver_version), "reading the driver version");
   check_cuda(cudaRuntimeGetVersion(&d.runtime_version), "reading the runtime version");
+  known.emplace(ordinal, d);
   return d;
 }
 

@@ -20,6 +20,7 @@
 #include "measure/device.hpp"
 #include "measure/event_timer.hpp"
 #include "measure/graph_launch.hpp"
+#include "measure/kept_resources.hpp"
 #include "measure/launch_queue.hpp"
 #include "measure/measure_with_sharing.hpp"
 #include "measure/phase_clock.hpp"
@@ -52,15 +53,15 @@ public:
       stream = own_stream_.emplace().get();
     }
     if (p.flush_l2) {
-      flush_ = std::make_unique<detail::l2_flush>(p.flush_bytes);
+      flush_ = detail::borrow_flush(p.flush_bytes); // kept for a scope (measure/kept_resources.hpp)
     }
     check_cuda(cudaCtxResetPersistingL2Cache(), "resetting persisting L2 lines");
     if (p.telemetry) {
       probe_ = detail::telemetry_probe::open(device_.ordinal, p);
     }
-    blocker_.emplace();
+    blocker_ = detail::borrow_blocker();
     context_.emplace(detail::iteration_context{timed_work_, protocol_, stream, flush_.get(),
-                                               probe_.get(), &*blocker_});
+                                               probe_.get(), blocker_.get()});
     // The launch queue's depth, measured once per process before CUPTI attaches; the CUPTI timer
     // plans its chunks from it, the event timer queues whole trials and learns from stalls.
     watchdog_.emplace();
@@ -222,9 +223,9 @@ private:
   work_function timed_work_; // what the timers call: the work, or in graph mode a graph launch
   std::optional<detail::captured_graphs> graphs_;
   std::optional<cuda_stream> own_stream_; // when the caller gives no stream
-  std::unique_ptr<detail::l2_flush> flush_;
+  detail::borrowed<detail::l2_flush> flush_;
   std::unique_ptr<detail::telemetry_probe> probe_;
-  std::optional<detail::blocking_kernel> blocker_;
+  detail::borrowed<detail::blocking_kernel> blocker_;
   std::optional<detail::stall_watchdog> watchdog_;
   std::optional<detail::iteration_context> context_;
   detail::warmup_outcome warmup_;

@@ -25,6 +25,7 @@ PUBLIC_STAGE = {
     "report.hpp": "report",
     "roofline.hpp": "result",       # the bound, precisions and speed of light a result holds
     "measure.hpp": "measure",
+    "session.hpp": "measure",
     "telemetry.hpp": "result",      # parts of the result
     "counters.hpp": "result",
     "result.hpp": "result",

@@ -1,0 +1,60 @@
+"""kerntime.session(): measurements that share one CUPTI initialisation.
+
+    with kerntime.session():
+        for size in sizes:
+            results.append(kerntime.bench(op, make(size)))
+
+    @kerntime.session()
+    def sweep(): ...
+
+Inside a session, each measurement ends by disabling CUPTI's activity, flushing and
+unsubscribing, without ``cuptiFinalize``; the next one subscribes again in ~0.01 ms instead of
+~10 ms and its first launch costs ~1 ms instead of ~4 ms. The L2 flush buffer (4 x L2: 240 MiB
+on an H200) and the blocking kernel are kept per device for the session's life. So every
+measurement after the first in a session skips ~15 ms of fixed cost (docs/queue.md).
+
+What stays behind between measurements, for your own CUDA work: CUPTI initialised with nothing
+enabled. Measured on an H200 with the GPU's own clock (docs/queue.md, "Inside a session"),
+back-to-back empty kernels take the same GPU time as with CUPTI never attached; each launch costs
+the host a little more. The end of the outermost session frees what was kept and finalizes CUPTI,
+unless torch.profiler subscribed meanwhile (it keeps its subscription to the end of the process):
+then CUPTI is left to it. Sessions nest and are process-wide; the pytest plugin holds one for the
+whole test session (``--kerntime-no-session`` turns it off), and ``kerntime.ab`` holds one while it
+runs. Outside a session, ``bench()`` finalizes CUPTI after its measurement.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from . import _kerntime
+
+
+class session(contextlib.ContextDecorator):  # noqa: N801 (used like a function: kerntime.session())
+    """A scope of measurements that keeps CUPTI initialised between them; a context manager and a
+    decorator. See the module's docstring for what it keeps and what that costs."""
+
+    def __enter__(self) -> "session":
+        _kerntime._enter_session()
+        return self
+
+    def __exit__(self, *exc: Any) -> bool:
+        _kerntime._leave_session()
+        return False
+
+    @staticmethod
+    def depth() -> int:
+        """How many sessions are open in this process."""
+        return _kerntime._session_depth()
+
+    @staticmethod
+    def last_end() -> str:
+        """What the end of the last outermost session did with CUPTI: "finalized",
+        "left_to_other_subscriber" (torch.profiler held it) or "nothing_kept"."""
+        return _kerntime._session_last_end()
+
+    @staticmethod
+    def kept_resources() -> int:
+        """How many flush buffers and blocking kernels the open session keeps."""
+        return _kerntime._session_kept_resources()

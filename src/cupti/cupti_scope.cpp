@@ -1,0 +1,92 @@
+#include "cupti/cupti_scope.hpp"
+
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace kerntime::detail {
+namespace {
+
+struct scope_state {
+  std::mutex mutex;
+  int depth = 0;
+  const cupti_library* kept = nullptr; // CUPTI a measurement left initialised, not finalized
+  std::vector<std::function<void()>> hooks;
+  scope_end last_end = scope_end::nothing_kept;
+};
+
+// Never destroyed: a scope may end (and CUPTI call back) while the process exits.
+scope_state& state() {
+  static auto* const s = new scope_state; // NOLINT(cppcoreguidelines-owning-memory)
+  return *s;
+}
+
+// At the outermost scope's end: finalize only when nobody holds a subscription. A subscribe of
+// our own answers that (0.01 ms while CUPTI is initialised); it is dropped again before finalizing.
+scope_end finalize_if_free(const cupti_library& cupti) noexcept {
+  CUpti_SubscriberHandle probe = nullptr;
+  if (cupti.subscribe(&probe, ignore_cupti_callback, nullptr) != CUPTI_SUCCESS) {
+    return scope_end::left_to_other_subscriber;
+  }
+  (void)cupti.unsubscribe(probe);
+  (void)cupti.finalize();
+  return scope_end::finalized;
+}
+
+} // namespace
+
+void enter_cupti_scope() {
+  const std::lock_guard lock(state().mutex);
+  ++state().depth;
+}
+
+void leave_cupti_scope() noexcept {
+  std::vector<std::function<void()>> hooks;
+  const cupti_library* kept = nullptr;
+  {
+    const std::lock_guard lock(state().mutex);
+    if (state().depth == 0 || --state().depth > 0) {
+      return;
+    }
+    hooks = std::exchange(state().hooks, {});
+    kept = std::exchange(state().kept, nullptr);
+  }
+  for (const auto& hook : hooks) {
+    try {
+      hook();
+    } catch (...) { // NOLINT(bugprone-empty-catch): freeing at the end reports nothing to anyone
+    }
+  }
+  const scope_end end = kept != nullptr ? finalize_if_free(*kept) : scope_end::nothing_kept;
+  const std::lock_guard lock(state().mutex);
+  state().last_end = end;
+}
+
+int cupti_scope_depth() noexcept {
+  const std::lock_guard lock(state().mutex);
+  return state().depth;
+}
+
+bool release_cupti(const cupti_library& cupti) noexcept {
+  {
+    const std::lock_guard lock(state().mutex);
+    if (state().depth > 0) {
+      state().kept = &cupti;
+      return true;
+    }
+  }
+  (void)cupti.finalize();
+  return false;
+}
+
+scope_end last_scope_end() noexcept {
+  const std::lock_guard lock(state().mutex);
+  return state().last_end;
+}
+
+void at_scope_end(std::function<void()> hook) {
+  const std::lock_guard lock(state().mutex);
+  state().hooks.push_back(std::move(hook));
+}
+
+} // namespace kerntime::detail

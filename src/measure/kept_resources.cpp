@@ -1,0 +1,124 @@
+#include "measure/kept_resources.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "cupti/cupti_scope.hpp"
+#include "kerntime/cuda.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+int current_device() {
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "reading the current device");
+  return device;
+}
+
+// The resources of one kind the current scope keeps, by key (device, size), each lent to one
+// measurement at a time. Never destroyed: a scope may end while the process exits.
+template <typename T, typename Key>
+class resource_pool {
+public:
+  template <typename Make>
+  borrowed<T> borrow(const Key& key, Make make) {
+    std::unique_ptr<T> item;
+    std::uint64_t generation = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      if (cupti_scope_depth() > 0) {
+        if (!hook_registered_) {
+          at_scope_end([this] { free_all(); });
+          hook_registered_ = true;
+        }
+        auto& free = idle_[key];
+        if (!free.empty()) {
+          item = std::move(free.back());
+          free.pop_back();
+        }
+        generation = generation_;
+      }
+    }
+    if (!item) {
+      item = make();
+      if (generation != 0) {
+        const std::lock_guard lock(mutex_);
+        made_in_scope_ += generation == generation_ ? 1 : 0;
+      }
+    }
+    return borrowed<T>(item.release(),
+                       [this, key, generation](T* given_back) { take_back(key, generation, given_back); });
+  }
+
+  std::size_t kept() {
+    const std::lock_guard lock(mutex_);
+    return made_in_scope_;
+  }
+
+private:
+  // generation 0: borrowed outside a scope; else the scope it was kept for.
+  void take_back(const Key& key, std::uint64_t generation, T* given_back) {
+    std::unique_ptr<T> item(given_back);
+    {
+      const std::lock_guard lock(mutex_);
+      if (generation != 0 && generation == generation_) {
+        idle_[key].push_back(std::move(item));
+        return;
+      }
+    }
+    // Outside a scope, or its scope has ended: freed now, outside the lock.
+  }
+
+  void free_all() {
+    std::map<Key, std::vector<std::unique_ptr<T>>> idle;
+    {
+      const std::lock_guard lock(mutex_);
+      idle = std::exchange(idle_, {});
+      made_in_scope_ = 0;
+      ++generation_;
+      hook_registered_ = false;
+    }
+    // Freed here, outside the lock; one still borrowed is freed when it is given back.
+  }
+
+  std::mutex mutex_;
+  std::map<Key, std::vector<std::unique_ptr<T>>> idle_;
+  std::size_t made_in_scope_ = 0; // kept now, borrowed or idle
+  std::uint64_t generation_ = 1;
+  bool hook_registered_ = false;
+};
+
+resource_pool<l2_flush, std::pair<int, std::size_t>>& flushes() {
+  static auto* const pool = new resource_pool<l2_flush, std::pair<int, std::size_t>>; // NOLINT(cppcoreguidelines-owning-memory)
+  return *pool;
+}
+
+resource_pool<blocking_kernel, int>& blockers() {
+  static auto* const pool = new resource_pool<blocking_kernel, int>; // NOLINT(cppcoreguidelines-owning-memory)
+  return *pool;
+}
+
+} // namespace
+
+borrowed<l2_flush> borrow_flush(std::size_t bytes) {
+  return flushes().borrow({current_device(), bytes},
+                          [bytes] { return std::make_unique<l2_flush>(bytes); });
+}
+
+borrowed<blocking_kernel> borrow_blocker() {
+  borrowed<blocking_kernel> blocker =
+      blockers().borrow(current_device(), [] { return std::make_unique<blocking_kernel>(); });
+  (void)blocker->take_timed_out(); // a kept one may hold the flag of a trial that threw
+  return blocker;
+}
+
+std::size_t kept_resource_count() {
+  return flushes().kept() + blockers().kept();
+}
+
+} // namespace kerntime::detail
