@@ -84,7 +84,7 @@ measure_states_once(const std::vector<std::string>& args, const state_plan& plan
   auto& err = *env.err;
   std::ostream* progress = env.err_is_terminal ? &err : nullptr;
   if (flags.no_isolation || env.worker_program.empty()) {
-    return run_states(plan.states, indices, p, read_run_device(0), progress);
+    return run_states(plan.states, indices, p, read_run_device(0), progress, !flags.no_session);
   }
   supervision_request request;
   request.program = env.worker_program;
@@ -326,6 +326,10 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
   run.add_flag("--no-isolation", flags.no_isolation,
                "Run the states in this process, not in a worker (for debuggers); a CUDA fault "
                "then fails every later state");
+  run.add_flag("--no-session", flags.no_session,
+               "Finalize CUPTI after every state instead of keeping it initialised (with the "
+               "flush buffer) for all the states a process runs: each state then costs ~15 ms "
+               "more; for checking that keeping it changes no number");
   run.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
 }
 
@@ -359,7 +363,7 @@ int run_measurements(const CLI::App& run, run_flags& flags, long long flush_byte
   if (const char* channel = std::getenv(worker_channel_variable)) {
     const std::string text = channel;
     ::unsetenv(worker_channel_variable); // not for the benchmarks' own child processes
-    return serve_as_worker(text, plan.states, p, env);
+    return serve_as_worker(text, plan.states, p, env, !flags.no_session);
   }
   return run_benchmarks(args, plan, p, flags, shard, env);
 }

@@ -38,6 +38,7 @@ struct run_flags {
   std::optional<std::string> devices;
   double state_timeout_s = 600;
   bool no_isolation = false;
+  bool no_session = false; // finalize CUPTI after every state (kerntime/session.hpp)
 };
 
 void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes);

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -90,11 +91,14 @@ bool context_unusable() {
 std::vector<benchmark_run> run_states(const std::vector<planned_state>& plan,
                                       const std::vector<std::size_t>& plan_indices,
                                       const protocol& p, const std::optional<run_device>& device,
-                                      std::ostream* progress) {
+                                      std::ostream* progress, bool hold_session) {
   std::vector<benchmark_run> runs;
   runs.reserve(plan_indices.size());
   // CUPTI stays initialised and the flush buffer kept from state to state (kerntime/session.hpp).
-  const session scope;
+  std::optional<session> scope;
+  if (hold_session) {
+    scope.emplace();
+  }
   const auto start = clock_type::now();
   for (std::size_t i = 0; i < plan_indices.size(); ++i) {
     const auto state_start = clock_type::now();

@@ -26,8 +26,10 @@ namespace kerntime::detail {
 
 // The states at `plan_indices`, one after the other, each record naming `device`.
 // `progress`: "[i/N] name ... ok in 0.4 s, 3.1 s elapsed" lines, only when it is a terminal.
+// `hold_session`: CUPTI stays initialised from state to state (kerntime/session.hpp).
 [[nodiscard]] std::vector<benchmark_run>
 run_states(const std::vector<planned_state>& plan, const std::vector<std::size_t>& plan_indices,
-           const protocol& p, const std::optional<run_device>& device, std::ostream* progress);
+           const protocol& p, const std::optional<run_device>& device, std::ostream* progress,
+           bool hold_session = true);
 
 } // namespace kerntime::detail

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <ostream>
 #include <random>
 #include <string>
@@ -133,7 +134,7 @@ int device_number() {
 } // namespace
 
 int serve_as_worker(std::string_view channel_text, const std::vector<planned_state>& plan,
-                    const protocol& asked, const cli_environment& env) {
+                    const protocol& asked, const cli_environment& env, bool hold_session) {
   // run --counters: the supervisor says which phase this worker serves (cli/counter_phase.hpp).
   protocol p = asked;
   if (const char* phase_text = std::getenv(counter_phase_variable)) {
@@ -175,7 +176,10 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
       static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
   // CUPTI stays initialised and the flush buffer kept for all the states this worker runs
   // (kerntime/session.hpp); a worker that stops after a fault ends it on its way out.
-  const session scope;
+  std::optional<session> scope;
+  if (hold_session) {
+    scope.emplace();
+  }
   std::string line;
   while (supervisor.read(line)) {
     const auto request = parse_run_command(line);

@@ -20,7 +20,9 @@ inline constexpr const char* worker_device_variable = "KERNTIME_WORKER_DEVICE";
 inline constexpr const char* vary_placement_variable = "KERNTIME_VARY_PLACEMENT";
 
 // `channel`: the value of KERNTIME_WORKER_CHANNEL ("IN,OUT" descriptors). Returns the exit code.
+// `hold_session`: CUPTI stays initialised for all the states it runs (kerntime/session.hpp).
 [[nodiscard]] int serve_as_worker(std::string_view channel, const std::vector<planned_state>& plan,
-                                  const protocol& p, const cli_environment& env);
+                                  const protocol& p, const cli_environment& env,
+                                  bool hold_session = true);
 
 } // namespace kerntime::detail

@@ -1,0 +1,69 @@
+"""kerntime.session(): the scope that keeps CUPTI initialised between measurements, as a context
+manager, a decorator, nested, with an exception inside, and held by the pytest plugin. The CUPTI
+side (what a measurement leaves, what the end finalizes) is checked by the C++ scope tests with a
+faked CUPTI and on the GPU (test_gpu_session.py)."""
+
+import pytest
+
+import kerntime
+from test_pytest_plugin import isolate
+
+
+def test_a_session_nests_and_ends_with_its_outermost_block():
+    start = kerntime.session.depth()  # the plugin's own, when it is loaded
+    with kerntime.session() as outer:
+        assert isinstance(outer, kerntime.session)
+        assert kerntime.session.depth() == start + 1
+        with kerntime.session():
+            assert kerntime.session.depth() == start + 2
+        assert kerntime.session.depth() == start + 1
+    assert kerntime.session.depth() == start
+
+
+def test_a_decorated_function_runs_inside_a_session_every_call():
+    start = kerntime.session.depth()
+    seen = []
+
+    @kerntime.session()
+    def sweep(n):
+        seen.append(kerntime.session.depth())
+        return n * 2
+
+    assert sweep(2) == 4
+    assert sweep(3) == 6
+    assert seen == [start + 1, start + 1]
+    assert kerntime.session.depth() == start
+
+
+def test_an_exception_inside_ends_the_session_and_propagates():
+    start = kerntime.session.depth()
+    with pytest.raises(ZeroDivisionError):
+        with kerntime.session():
+            1 / 0
+    assert kerntime.session.depth() == start
+
+
+def test_a_session_without_measurements_keeps_and_finalizes_nothing():
+    if kerntime.session.depth() > 0:
+        pytest.skip("the pytest plugin holds a session here: the end is checked in a subprocess")
+    with kerntime.session():
+        assert kerntime.session.kept_resources() == 0
+    assert kerntime.session.last_end() == "nothing_kept"
+
+
+SESSION_TEST = '''
+import kerntime
+
+
+def test_depth():
+    print("DEPTH", kerntime.session.depth())
+'''
+
+
+@pytest.mark.parametrize("flags, depth", [((), 1), (("--kerntime-no-session",), 0)])
+def test_the_pytest_plugin_holds_a_session_unless_told_not_to(pytester, monkeypatch, flags, depth):
+    isolate(monkeypatch)
+    pytester.makepyfile(test_depth=SESSION_TEST)
+    outcome = pytester.runpytest_subprocess("-p", "kerntime.pytest_plugin", "-s", *flags)
+    outcome.assert_outcomes(passed=1)
+    assert f"DEPTH {depth}" in outcome.stdout.str()
