@@ -103,6 +103,13 @@ run_bench trial_cv 60
 run_bench gemm_kerntime 60
 run_bench event_envelope 30
 run_bench flush 180 # the L2 flush: candidates, read-back probe, cold ops (docs/flush.md)
+# A session (kerntime/session.hpp, docs/queue.md "Inside a session"): what CUPTI kept initialised
+# costs the user's kernels (the GPU's own clock), the fixed cost it saves, a --stop-at-ci 0.5
+# decision; then the suite with and without --no-session, compared, and 2,000 tiny kernels.
+run_bench session_cost 120
+step "session targets"
+timeout 300 python3 "$root/bench/session/session_targets.py" "$build/kerntime" --out "$(mktemp -d)" \
+  2>&1 | tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
 
 # The exact number of calls the engine makes to the work (warmup + discarded + measured).
 {
@@ -224,6 +231,10 @@ if python3 -c "import kerntime._kerntime" 2>/dev/null; then
     step "torch launch cost"
     timeout 120 python3 "$root/bench/queue/torch_launch_cost.py" 2>&1 | tee -a "$bench_log" |
       grep '^RESULT' | tee -a "$results"
+    # torch.topk outside and inside a session (docs/queue.md, "Inside a session").
+    step "torch in a session"
+    timeout 120 python3 "$root/bench/session/torch_session.py" 2>&1 | tee -a "$bench_log" |
+      grep '^RESULT' | tee -a "$results"
     # kerntime.ab: A/A false decisions and detection of a 1 % change (docs/ab.md).
     step "kerntime.ab"
     timeout 300 python3 "$root/bench/ab/ab_check.py" --runs 10 --max-blocks 30 2>&1 |
@@ -281,6 +292,38 @@ for line in lines:
             "subscribe", "first_launch"):
         row(f"fixed cost ms: CUPTI {f['step']}, kept initialised (not kerntime's way)",
             f"{num('ms'):.3g}")
+    elif bench == "session_back_to_back":
+        row(f"back-to-back empty kernel GPU us / host us per launch ({f['cupti']})",
+            f"{num('gpu_us_per_kernel'):.4g} / {num('host_us_per_launch'):.3g}")
+    elif bench == "session_back_to_back_check":
+        row("GPU time per kernel unchanged with CUPTI kept / after finalize; probe sees CUPTI",
+            f"{f['kept_within']} / {f['after_finalize_within']}; {f['probe_sees_attached_cupti']}",
+            "yes / yes", f["kept_within"] == "yes" and f["after_finalize_within"] == "yes")
+    elif bench == "session_fixed_cost":
+        row(f"fixed cost of a 10 us spin measurement, median ms ({f['where']})",
+            f"{num('median_ms'):.3g}", "<= 4" if f["where"] == "in_session" else None,
+            num("median_ms") <= 4 if f["where"] == "in_session" else None)
+    elif bench == "session_stop_at_ci":
+        row("--stop-at-ci 0.5 on a 20 us spin in a session: median wall ms",
+            f"{num('median_wall_ms'):.3g}", "<= 40", num("median_wall_ms") <= 40)
+    elif bench == "session_suite":
+        target = f["mode"] == "session"
+        row(f"suite run {f['run']} ({f['mode']}): command wall s; median / first fixed ms",
+            f"{num('command_wall_s'):.3g}; {num('median_fixed_ms'):.3g} / {num('first_fixed_ms'):.3g}",
+            "<= 1.0; <= 4 / <= 20" if target else None,
+            (num("command_wall_s") <= 1.0 and num("median_fixed_ms") <= 4
+             and num("first_fixed_ms") <= 20) if target else None)
+    elif bench == "session_vs_no_session":
+        verdicts = {k: v for k, v in f.items() if k not in ("run", "changed")}
+        row(f"suite with vs without the session, run {f['run']}: verdicts",
+            ",".join(f"{k}:{v}" for k, v in sorted(verdicts.items())), "no slower/faster",
+            "slower" not in verdicts and "faster" not in verdicts)
+    elif bench == "session_tiny_repeat2000":
+        row(f"tiny_kernel/kernels={f['kernels']} --repeat 2000: wall / GPU", f["ratio"], "<= 1.5",
+            num("ratio") <= 1.5)
+    elif bench == "session_torch_topk" and f["where"] == "session" and f["call"] == "2":
+        row(f"torch.topk ({f['launch']}), second call in a session: wall / GPU", f["ratio"],
+            "<= 1.5", num("ratio") <= 1.5)
     elif bench == "launch_after_detach":
         row(f"empty launch host us / GPU us ({f['when']})",
             f"{num('host_us_per_launch'):.3g} / {num('gpu_us_per_kernel'):.3g}")
