@@ -2,7 +2,8 @@
 // The back-to-back probe of bench_session_cost: 800 kernels that each write %globaltimer, queued
 // behind a blocking kernel and released at once, so they run back to back on the GPU. The GPU
 // time per kernel is (last stamp - first stamp) / 799, read with the GPU's own clock, not CUPTI;
-// the host cost per launch is the host time of queueing them.
+// the host cost per launch is the host time of queueing them. The SM clock is read after each
+// probe: the card runs under a power cap, and the GPU's own launch rate may follow its clock.
 
 #include <cuda_runtime_api.h>
 
@@ -16,6 +17,7 @@ namespace kerntime::bench {
 struct probe_reading {
   double gpu_us_per_kernel = 0;
   double host_us_per_launch = 0;
+  double sm_clock_mhz = 0; // right after the kernels: cycles counted over a %globaltimer interval
 };
 
 class back_to_back {
@@ -28,6 +30,8 @@ public:
   back_to_back& operator=(const back_to_back&) = delete;
 
   probe_reading read();
+  // The SM clock now: one thread counts 2,000,000 cycles of clock64() against %globaltimer.
+  double sm_clock_mhz();
 
 private:
   cudaStream_t stream_ = nullptr;

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import pathlib
+import re
 import statistics
 import subprocess
 import sys
@@ -67,6 +68,8 @@ def main() -> int:
             pair[mode] = out / f"suite_{mode}_{i + 1}.json"
             fixed = fixed_costs(suite)
             state_walls = [r["wall_seconds"] for r in suite["runs"]]
+            log = (out / f"suite_{mode}_{i + 1}.log").read_text()
+            started = re.search(r"\(([0-9.]+) s to start in all\)", log)
             m = by_mode.setdefault(mode, {"wall": [], "median_fixed": [], "first": [], "states": []})
             m["wall"].append(wall)
             m["median_fixed"].append(statistics.median(fixed))
@@ -75,7 +78,8 @@ def main() -> int:
             print(f"RESULT session_suite mode={mode} run={i + 1} states={len(suite['runs'])} "
                   f"command_wall_s={wall:.3f} state_walls_s={sum(state_walls):.3f} "
                   f"median_fixed_ms={statistics.median(fixed):.2f} "
-                  f"first_fixed_ms={fixed[0]:.2f} max_fixed_ms={max(fixed):.2f}", flush=True)
+                  f"first_fixed_ms={fixed[0]:.2f} max_fixed_ms={max(fixed):.2f} "
+                  f"worker_start_s={started.group(1) if started else 'unknown'}", flush=True)
         compared = out / f"compare_{i + 1}.json"
         subprocess.run([args.kerntime, "compare", "--base", str(pair["no_session"]), "--new",
                         str(pair["session"]), "--json", str(compared), "-q"],

@@ -14,14 +14,17 @@ namespace py = pybind11;
 namespace kerntime::python {
 
 void bind_session(py::module_& m) {
-  m.def("_enter_session", [] { detail::enter_cupti_scope(); },
-        "Opens a measurement session (kerntime.session() calls this).");
+  m.def(
+      "_enter_session", [] { detail::enter_cupti_scope(); },
+      "Opens a measurement session (kerntime.session() calls this).");
   // Leaving may free GPU memory and finalize CUPTI: without the GIL, as CUPTI may call back.
-  m.def("_leave_session", [] { detail::leave_cupti_scope(); },
-        py::call_guard<py::gil_scoped_release>(),
-        "Closes the innermost measurement session (kerntime.session() calls this).");
-  m.def("_session_depth", [] { return session::depth(); },
-        "How many measurement sessions are open in this process.");
+  m.def(
+      "_leave_session", [] { detail::leave_cupti_scope(); },
+      py::call_guard<py::gil_scoped_release>(),
+      "Closes the innermost measurement session (kerntime.session() calls this).");
+  m.def(
+      "_session_depth", [] { return session::depth(); },
+      "How many measurement sessions are open in this process.");
   m.def(
       "_session_last_end",
       [] {
@@ -36,8 +39,9 @@ void bind_session(py::module_& m) {
         return "nothing_kept";
       },
       "What the end of the last outermost session did with CUPTI.");
-  m.def("_session_kept_resources", [] { return detail::kept_resource_count(); },
-        "How many flush buffers and blocking kernels the open session keeps.");
+  m.def(
+      "_session_kept_resources", [] { return detail::kept_resource_count(); },
+      "How many flush buffers and blocking kernels the open session keeps.");
 }
 
 } // namespace kerntime::python

@@ -12,10 +12,10 @@
 #include <variant>
 
 #include "counters/counter_failure.hpp"
-#include "cupti/cupti_scope.hpp"
 #include "counters/host_object.hpp"
 #include "counters/range_profiler_library.hpp"
 #include "cupti/cupti_library.hpp"
+#include "cupti/cupti_scope.hpp"
 #include "cupti/current_context.hpp"
 #include "kerntime/counters.hpp"
 

@@ -22,11 +22,9 @@ int current_device() {
 
 // The resources of one kind the current scope keeps, by key (device, size), each lent to one
 // measurement at a time. Never destroyed: a scope may end while the process exits.
-template <typename T, typename Key>
-class resource_pool {
+template <typename T, typename Key> class resource_pool {
 public:
-  template <typename Make>
-  borrowed<T> borrow(const Key& key, Make make) {
+  template <typename Make> borrowed<T> borrow(const Key& key, Make make) {
     std::unique_ptr<T> item;
     std::uint64_t generation = 0;
     {
@@ -51,8 +49,9 @@ public:
         made_in_scope_ += generation == generation_ ? 1 : 0;
       }
     }
-    return borrowed<T>(item.release(),
-                       [this, key, generation](T* given_back) { take_back(key, generation, given_back); });
+    return borrowed<T>(item.release(), [this, key, generation](T* given_back) {
+      take_back(key, generation, given_back);
+    });
   }
 
   std::size_t kept() {
@@ -94,12 +93,15 @@ private:
 };
 
 resource_pool<l2_flush, std::pair<int, std::size_t>>& flushes() {
-  static auto* const pool = new resource_pool<l2_flush, std::pair<int, std::size_t>>; // NOLINT(cppcoreguidelines-owning-memory)
+  static auto* const pool =
+      new resource_pool<l2_flush,
+                        std::pair<int, std::size_t>>; // NOLINT(cppcoreguidelines-owning-memory)
   return *pool;
 }
 
 resource_pool<blocking_kernel, int>& blockers() {
-  static auto* const pool = new resource_pool<blocking_kernel, int>; // NOLINT(cppcoreguidelines-owning-memory)
+  static auto* const pool =
+      new resource_pool<blocking_kernel, int>; // NOLINT(cppcoreguidelines-owning-memory)
   return *pool;
 }
 

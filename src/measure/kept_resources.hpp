@@ -1,9 +1,10 @@
 #pragma once
-// The per-device resources every measurement needs, kept for a scope's life (cupti/cupti_scope.hpp):
-// the L2 flush buffer (4 x L2, ~0.4 ms to allocate and zero) and the blocking kernel (two pinned
-// words and a device synchronise, ~1 ms). Inside a scope a measurement borrows the current
-// device's and hands it back at its end; the scope's end frees them. Outside a scope, and when a
-// measurement on another thread has the kept one, a measurement makes its own and frees it.
+// The per-device resources every measurement needs, kept for a scope's life
+// (cupti/cupti_scope.hpp): the L2 flush buffer (4 x L2, ~0.4 ms to allocate and zero) and the
+// blocking kernel (two pinned words and a device synchronise, ~1 ms). Inside a scope a measurement
+// borrows the current device's and hands it back at its end; the scope's end frees them. Outside a
+// scope, and when a measurement on another thread has the kept one, a measurement makes its own and
+// frees it.
 
 #include <cstddef>
 #include <functional>
@@ -14,8 +15,7 @@
 
 namespace kerntime::detail {
 
-template <typename T>
-using borrowed = std::unique_ptr<T, std::function<void(T*)>>;
+template <typename T> using borrowed = std::unique_ptr<T, std::function<void(T*)>>;
 
 // A flush of `bytes` (0: the default multiple of L2) on the current device.
 [[nodiscard]] borrowed<l2_flush> borrow_flush(std::size_t bytes);

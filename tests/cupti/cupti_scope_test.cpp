@@ -53,7 +53,8 @@ TEST_F(cupti_scope_test, inside_a_scope_measurements_unsubscribe_and_the_end_fin
     EXPECT_EQ(calls_to("finalize"), 0) << "CUPTI was finalized inside the scope";
     // Each detach is still one step: disable, flush, unsubscribe, no launch in between.
     const auto last_flush = std::find(state.calls.rbegin(), state.calls.rend(), "flush");
-    const auto last_unsubscribe = std::find(state.calls.rbegin(), state.calls.rend(), "unsubscribe");
+    const auto last_unsubscribe =
+        std::find(state.calls.rbegin(), state.calls.rend(), "unsubscribe");
     EXPECT_LT(last_unsubscribe - state.calls.rbegin(), last_flush - state.calls.rbegin());
   }
   EXPECT_EQ(last_scope_end(), scope_end::finalized);
@@ -132,9 +133,7 @@ TEST_F(cupti_scope_test, the_hooks_run_once_at_the_outermost_end_before_finalizi
     const kerntime::session outer;
     at_scope_end([&] { order.emplace_back("hook"); });
     EXPECT_TRUE(measure_once());
-    {
-      const kerntime::session inner;
-    }
+    { const kerntime::session inner; }
     EXPECT_TRUE(order.empty());
   }
   ASSERT_EQ(order.size(), 1U);

@@ -39,7 +39,8 @@ struct fake_cupti_state {
 };
 inline fake_cupti_state state;
 
-inline CUptiResult fake_subscribe(CUpti_SubscriberHandle* handle, CUpti_CallbackFunc callback, void*) {
+inline CUptiResult fake_subscribe(CUpti_SubscriberHandle* handle, CUpti_CallbackFunc callback,
+                                  void*) {
   state.calls.emplace_back("subscribe");
   state.api_callback = callback;
   *handle = reinterpret_cast<CUpti_SubscriberHandle>(0x1);
@@ -60,7 +61,7 @@ inline CUptiResult fake_disable(CUpti_ActivityKind kind) {
   return CUPTI_SUCCESS;
 }
 inline CUptiResult fake_enable_callback(uint32_t on, CUpti_SubscriberHandle, CUpti_CallbackDomain,
-                                 CUpti_CallbackId cbid) {
+                                        CUpti_CallbackId cbid) {
   state.calls.emplace_back(on != 0 ? "callback on" : "callback off");
   if (on != 0 && static_cast<int>(std::count_if(state.callbacks_enabled.begin(),
                                                 state.callbacks_enabled.end(), [](const auto& c) {
@@ -76,7 +77,7 @@ inline CUptiResult fake_get_timestamp(uint64_t* now) {
   return CUPTI_SUCCESS;
 }
 inline CUptiResult fake_register(CUpti_BuffersCallbackRequestFunc request,
-                          CUpti_BuffersCallbackCompleteFunc complete) {
+                                 CUpti_BuffersCallbackCompleteFunc complete) {
   state.calls.emplace_back("register");
   state.request = request;
   state.complete = complete;
@@ -164,6 +165,5 @@ inline cupti_library fake_library() {
 inline long calls_to(const std::string& name) {
   return std::count(state.calls.begin(), state.calls.end(), name);
 }
-
 
 } // namespace kerntime::detail

@@ -89,8 +89,8 @@ struct graph_shapes {
         {"memset and memcpy",
          [this](cudaStream_t s) {
            KT_CUDA_CHECK(cudaMemsetAsync(from.data(), 1, from.bytes(), s));
-           KT_CUDA_CHECK(cudaMemcpyAsync(to.data(), from.data(), from.bytes(),
-                                         cudaMemcpyDeviceToDevice, s));
+           KT_CUDA_CHECK(
+               cudaMemcpyAsync(to.data(), from.data(), from.bytes(), cudaMemcpyDeviceToDevice, s));
          }},
     };
   }
@@ -140,8 +140,8 @@ TEST_F(session_test, the_fixed_cost_of_a_later_measurement_falls) {
   RecordProperty("fixed_ms_kept", std::to_string(1e3 * fixed(kept)));
   // Not a timing target (docs/queue.md has those): CUPTI's subscribe after a finalize alone is
   // ~9 ms, so a kept session that still paid it would fail this.
-  EXPECT_LT(kept.phases.attach, alone.phases.attach / 3) << "attach alone " << alone.phases.attach
-                                                         << " s, kept " << kept.phases.attach;
+  EXPECT_LT(kept.phases.attach, alone.phases.attach / 3)
+      << "attach alone " << alone.phases.attach << " s, kept " << kept.phases.attach;
 }
 
 TEST_F(session_test, cuda_graphs_of_every_shape_launch_between_measurements_and_after) {
