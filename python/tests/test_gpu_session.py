@@ -5,12 +5,6 @@ CUPTI to the profiler. Skipped without a CUDA device or torch.
 
 CUPTI's state is process-wide, so the story runs once, in order, in a fresh Python process."""
 
-import json
-import os
-import subprocess
-import sys
-import textwrap
-
 import pytest
 
 pytestmark = pytest.mark.gpu
@@ -18,73 +12,27 @@ torch = pytest.importorskip("torch")
 if not torch.cuda.is_available():
     pytest.skip("PyTorch sees no CUDA device", allow_module_level=True)
 
-STORY = textwrap.dedent(r"""
-    import json
-    import kerntime
-    import torch
-    from torch.profiler import ProfilerActivity, profile
+import torch_story  # noqa: E402 (after the skips: it is only for GPU runs)
 
-    x = torch.randn(1 << 22, device="cuda")
-
-    calls = [0]
-
-    def work(t):
-        calls[0] += 1
-        torch.sin(t)  # one kernel per call, named after sin
-
-    def sin_kernels(prof):
-        return sum(1 for e in prof.events()
-                   if str(e.device_type).endswith("CUDA") and "sin" in e.name)
-
-    def outcome(fn):
-        try:
-            r = fn()
-            return {"backend": r.timing_backend, "mode": r.cupti_mode, "reason": r.backend_reason,
-                    "kernels": [k.name for k in r.kernels], "latency_ms": r.latency_ms,
-                    "phases": r.host_phases}
-        except kerntime.KerntimeError as e:
-            return {"error": type(e).__name__, "message": str(e)}
-
-    def short_bench():
-        return kerntime.bench(work, x, warmup=2, trials=2, repeat=5)
-
-    story = {"outside": [outcome(short_bench) for _ in range(2)]}
+STORY = r"""
+    story["outside"] = [outcome(short_bench) for _ in range(2)]
     with kerntime.session():
         story["inside"] = [outcome(short_bench) for _ in range(3)]
         story["kept_resources"] = kerntime.session.kept_resources()
-        activities = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
-        with profile(activities=activities) as p:
-            for _ in range(5):
-                torch.sin(x)
-            torch.cuda.synchronize()
-        story["profile_in_session_sin_kernels"] = sin_kernels(p)
+        story["profile_in_session_sin_kernels"] = profile_sin(5)
         story["after_profile"] = outcome(short_bench)
-        calls[0] = 0
-        with profile(activities=activities) as p:
-            story["inside_profile"] = outcome(short_bench)
-            torch.cuda.synchronize()
-        story["inside_profile_calls"] = calls[0]
-        story["inside_profile_sin_kernels"] = sin_kernels(p)
+        (story["inside_profile"], story["inside_profile_calls"],
+         story["inside_profile_sin_kernels"]) = bench_while_profiling()
     story["end"] = kerntime.session.last_end()
     story["after_session"] = outcome(short_bench)
-    with profile(activities=activities) as p:
-        for _ in range(3):
-            torch.sin(x)
-        torch.cuda.synchronize()
-    story["profile_after_session_sin_kernels"] = sin_kernels(p)
+    story["profile_after_session_sin_kernels"] = profile_sin(3)
     print("STORY " + json.dumps(story))
-""")
+"""
 
 
 @pytest.fixture(scope="module")
 def story():
-    run = subprocess.run([sys.executable, "-c", STORY], capture_output=True, text=True,
-                         timeout=300, env=dict(os.environ))
-    lines = [line for line in run.stdout.splitlines() if line.startswith("STORY ")]
-    assert run.returncode == 0 and lines, run.stdout[-3000:] + run.stderr[-3000:]
-    story = json.loads(lines[-1][len("STORY "):])
-    print(json.dumps(story, indent=1))
-    return story
+    return torch_story.tell(STORY)
 
 
 def test_measurements_in_a_session_subscribe_and_attach_in_a_fraction_of_the_time(story):

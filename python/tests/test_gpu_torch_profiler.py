@@ -5,12 +5,6 @@ CUPTI's state is process-wide and the profiler's subscription is never given bac
 story runs once, in order, in a fresh Python process; each test checks one chapter of it.
 """
 
-import json
-import os
-import subprocess
-import sys
-import textwrap
-
 import pytest
 
 pytestmark = pytest.mark.gpu
@@ -18,55 +12,18 @@ torch = pytest.importorskip("torch")
 if not torch.cuda.is_available():
     pytest.skip("PyTorch sees no CUDA device", allow_module_level=True)
 
-STORY = textwrap.dedent(r"""
-    import json, sys
-    import kerntime  # first, as in a pytest session with kerntime's plugin
-    import torch
-    from kerntime import _kerntime
-    from torch.profiler import ProfilerActivity, profile, schedule
+import torch_story  # noqa: E402 (after the skips: it is only for GPU runs)
 
-    x = torch.randn(1 << 22, device="cuda")
-    calls = [0]
-
-    def work(t):
-        calls[0] += 1
-        torch.sin(t)  # one kernel per call, named after sin
-
-    def sin_kernels(prof):
-        return sum(1 for e in prof.events()
-                   if str(e.device_type).endswith("CUDA") and "sin" in e.name)
-
-    def short_bench(**kw):
-        return kerntime.bench(work, x, warmup=2, trials=2, repeat=5, **kw)
-
-    def outcome(fn):
-        try:
-            r = fn()
-            return {"backend": r.timing_backend, "mode": r.cupti_mode,
-                    "reason": r.backend_reason, "kernels": [k.name for k in r.kernels],
-                    "latency_ms": r.latency_ms}
-        except kerntime.KerntimeError as e:
-            return {"error": type(e).__name__, "message": str(e)}
-
-    story = {}
+STORY = r"""
     story["before_any_profile"] = outcome(short_bench)
 
-    activities = [ProfilerActivity.CPU, ProfilerActivity.CUDA]
-    with profile(activities=activities) as p:
-        for _ in range(5):
-            torch.sin(x)
-        torch.cuda.synchronize()
-    story["first_profile_sin_kernels"] = sin_kernels(p)
+    story["first_profile_sin_kernels"] = profile_sin(5)
 
     story["after_profile"] = outcome(short_bench)
     story["after_profile_strict"] = outcome(lambda: short_bench(backend="cupti"))
 
-    calls[0] = 0
-    with profile(activities=activities) as p:
-        story["inside_profile"] = outcome(short_bench)
-        torch.cuda.synchronize()
-    story["inside_profile_calls"] = calls[0]
-    story["inside_profile_sin_kernels"] = sin_kernels(p)
+    (story["inside_profile"], story["inside_profile_calls"],
+     story["inside_profile_sin_kernels"]) = bench_while_profiling()
     story["inside_profile_strict"] = outcome(lambda: short_bench(backend="cupti"))
 
     prof = profile(activities=activities,
@@ -82,11 +39,7 @@ STORY = textwrap.dedent(r"""
     story["warmup_profile_sin_kernels"] = sin_kernels(prof)
 
     story["after_schedule"] = outcome(short_bench)
-    with profile(activities=activities) as p:
-        for _ in range(9):
-            torch.sin(x)
-        torch.cuda.synchronize()
-    story["profile_after_bench_sin_kernels"] = sin_kernels(p)
+    story["profile_after_bench_sin_kernels"] = profile_sin(9)
 
     # Tripwires: a grant given wrongly is an error, never a number.
     sets = [((x,), {})]
@@ -102,18 +55,12 @@ STORY = textwrap.dedent(r"""
         lambda: _kerntime.CuptiHolder.torch_profiler_recording)))
     story["after_tripwires"] = outcome(short_bench)
     print("STORY " + json.dumps(story))
-""")
+"""
 
 
 @pytest.fixture(scope="module")
 def story():
-    run = subprocess.run([sys.executable, "-c", STORY], capture_output=True, text=True,
-                         timeout=300, env=dict(os.environ))
-    lines = [line for line in run.stdout.splitlines() if line.startswith("STORY ")]
-    assert run.returncode == 0 and lines, run.stdout[-3000:] + run.stderr[-3000:]
-    story = json.loads(lines[-1][len("STORY "):])
-    print(json.dumps(story, indent=1))  # shown with pytest -s: the figures of docs/torch-profiler.md
-    return story
+    return torch_story.tell(STORY)  # pytest -s shows it: the figures of docs/torch-profiler.md
 
 
 def test_before_any_profile_kerntime_subscribes(story):
