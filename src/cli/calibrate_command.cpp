@@ -75,6 +75,10 @@ int run_calibrate(const calibrate_flags& flags, const std::vector<std::string>& 
     err << "kerntime: " << *problem << '\n';
     return exit_no_device;
   }
+  if (auto problem = env.create_context()) {
+    err << "kerntime: " << *problem << '\n';
+    return exit_no_device;
+  }
   const auto start = std::chrono::steady_clock::now();
   const run_context context = make_run_context(args, {});
   const protocol p = calibration_protocol();

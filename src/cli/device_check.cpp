@@ -22,8 +22,10 @@ std::optional<std::string> find_cuda_device_problem() {
   if (count == 0) {
     return "no CUDA device found: the driver reports 0 devices; check CUDA_VISIBLE_DEVICES";
   }
-  // Create the context now: its ~0.1-0.2 s belongs to the process, not to the first benchmark's
-  // measurement (whose wall time would otherwise include it).
+  return std::nullopt;
+}
+
+std::optional<std::string> create_cuda_context() {
   if (const cudaError_t created = cudaFree(nullptr); created != cudaSuccess) {
     return fmt::format("the CUDA device cannot be used: {} ({}); check the driver and that no "
                        "other process holds the GPU in exclusive mode",

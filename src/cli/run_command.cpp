@@ -169,6 +169,13 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     err << "kerntime: " << *problem << '\n';
     return exit_no_device;
   }
+  // Workers make their own CUDA contexts; this process needs one only to measure itself.
+  if (flags.no_isolation || env.worker_program.empty()) {
+    if (auto problem = env.create_context()) {
+      err << "kerntime: " << *problem << '\n';
+      return exit_no_device;
+    }
+  }
   if (p.counters) {
     announce_counters(p, flags.devices, err); // unknown metrics: invalid_argument, exit 2
   }

@@ -187,6 +187,10 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
     (void)supervisor.send(unusable_message(*problem));
     return exit_no_device;
   }
+  if (auto problem = env.create_context()) {
+    (void)supervisor.send(unusable_message(*problem));
+    return exit_no_device;
+  }
   const int ordinal = device_number();
   const auto device = read_run_device(ordinal);
   // A fault is a context healthy before a state and unusable after it; where the check cannot

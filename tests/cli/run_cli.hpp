@@ -29,6 +29,7 @@ inline cli_outcome run_cli(const benchmark_registry& registry, std::vector<std::
   env.err_is_terminal = terminal;
   if (device_ok) {
     env.find_device_problem = [] { return std::optional<std::string>(); };
+    env.create_context = [] { return std::optional<std::string>(); };
   }
   const int code = run_command_line(args, registry, env);
   return {code, out.str(), err.str()};

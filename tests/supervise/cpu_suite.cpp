@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
   env.out = &std::cout;
   env.err = &std::cerr;
   env.find_device_problem = [] { return std::optional<std::string>(); };
+  env.create_context = [] { return std::optional<std::string>(); };
   std::error_code ignored;
   env.worker_program = std::filesystem::read_symlink("/proc/self/exe", ignored).string();
   return kerntime::detail::run_command_line(args, kerntime::benchmark_registry::global(), env);
