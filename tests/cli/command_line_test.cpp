@@ -379,6 +379,34 @@ TEST_F(command_line, bad_input_writes_no_file) {
   EXPECT_TRUE(fs::is_empty(folder_));
 }
 
+TEST_F(command_line, a_context_that_cannot_be_made_stops_an_in_process_run_before_any_state) {
+  // No worker program: the states would run in this process, which makes its CUDA context first.
+  // A supervisor with workers makes none (each worker makes its own).
+  std::ostringstream out;
+  std::ostringstream err;
+  cli_environment env;
+  env.out = &out;
+  env.err = &err;
+  env.find_device_problem = [] { return std::optional<std::string>(); };
+  int contexts = 0;
+  env.create_context = [&] {
+    ++contexts;
+    return std::optional<std::string>(
+        "the CUDA device cannot be used: all CUDA-capable devices are busy or unavailable "
+        "(cudaErrorDevicesUnavailable); check the driver and that no other process holds the "
+        "GPU in exclusive mode");
+  };
+  const auto json = folder_ / "out.json";
+  const int code = run_command_line({"kerntime", "run", "--json", json.string()}, registry_, env);
+  EXPECT_EQ(code, exit_no_device);
+  EXPECT_EQ(contexts, 1);
+  EXPECT_EQ(err.str().rfind("kerntime: the CUDA device cannot be used: ", 0), 0u) << err.str();
+  EXPECT_FALSE(fs::exists(json));
+  // `list` needs no device and makes no context.
+  EXPECT_EQ(run_command_line({"kerntime", "list"}, registry_, env), exit_ok);
+  EXPECT_EQ(contexts, 1);
+}
+
 TEST_F(command_line, run_without_a_gpu_says_so) {
   int count = 0;
   if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) {
