@@ -318,6 +318,9 @@ for line in lines:
         row(f"suite with vs without the session, run {f['run']}: verdicts",
             ",".join(f"{k}:{v}" for k, v in sorted(verdicts.items())), "no slower/faster",
             "slower" not in verdicts and "faster" not in verdicts)
+    elif bench == "session_one_state":
+        row(f"one state alone ({f['mode']}, run {f['run']}): command wall s / state ms / worker start s",
+            f"{f['command_wall_s']} / {f['state_ms']} / {f['worker_start_s']}")
     elif bench == "session_tiny_repeat2000":
         row(f"tiny_kernel/kernels={f['kernels']} --repeat 2000: wall / GPU", f["ratio"], "<= 1.5",
             num("ratio") <= 1.5)

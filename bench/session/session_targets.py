@@ -8,6 +8,8 @@
   wall minus its trials, host_phases_seconds), the first state's, and the suite's sum of state walls;
 - kerntime compare of each session run against the no-session run beside it: keeping CUPTI must
   change no number beyond the runs' noise (the verdicts are counted);
+- one state alone (spin/duration_us=1), with and without the session: the command's wall time
+  beside the state's and the worker's start;
 - tiny_kernel/kernels=16 --repeat 2000, and kernels=1: the measurement's wall against the GPU time
   of its flushes and work (target <= 1.5).
 
@@ -94,6 +96,18 @@ def main() -> int:
         print(f"RESULT session_vs_no_session run={i + 1} "
               + " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
               + (f" changed={','.join(changed)}" if changed else ""), flush=True)
+
+    # One state alone: what the command costs beyond it (both processes' start and exit).
+    for i in range(2):
+        for mode, flags in (("no_session", ("--no-session",)), ("session", ())):
+            name = f"one_{mode}_{i + 1}"
+            suite, wall = run(args.kerntime, out, name, "--filter", "spin/duration_us=1$", *flags)
+            log = (out / f"{name}.log").read_text()
+            started = re.search(r"\(([0-9.]+) s to start in all\)", log)
+            state = suite["runs"][0]
+            print(f"RESULT session_one_state mode={mode} run={i + 1} command_wall_s={wall:.3f} "
+                  f"state_ms={1e3 * state['wall_seconds']:.1f} "
+                  f"worker_start_s={started.group(1) if started else 'unknown'}", flush=True)
 
     ratios = {}
     for kernels in (1, 16):
