@@ -8,7 +8,8 @@
 //
 // Between measurements inside a session, the process's own CUDA work runs with CUPTI initialised
 // but nothing enabled: measured on an H200, that costs each launch ~0.8 us of host time and no
-// GPU time (docs/queue.md, "Inside a session"). `kerntime run`'s workers hold one for all their states.
+// GPU time (docs/queue.md, "Inside a session"). `kerntime run`'s workers hold one for all their
+// states.
 
 namespace kerntime {
 

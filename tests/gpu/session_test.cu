@@ -1,7 +1,7 @@
 // Measurements inside a kerntime::session (CUPTI kept initialised between them, the flush buffer
-// and blocking kernel kept): spin kernels read what they read outside a session, CUDA graphs of several
-// shapes launch between measurements and after the session, and the session's end finalizes.
-// Its own executable: it checks what a session leaves in the process.
+// and blocking kernel kept): spin kernels read what they read outside a session, CUDA graphs of
+// several shapes launch between measurements and after the session, and the session's end
+// finalizes. Its own executable: it checks what a session leaves in the process.
 
 #include <cuda_runtime_api.h>
 
