@@ -56,9 +56,7 @@ template <typename Flush> double overhead_us(cudaStream_t stream, Flush flush) {
 int main() {
   try {
     cuda_stream stream;
-    int l2 = 0;
-    KT_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    const std::size_t bytes = 2 * static_cast<std::size_t>(l2);
+    const std::size_t bytes = 2 * testkit::l2_bytes();
     void* buffer = nullptr;
     KT_CUDA_CHECK(cudaMalloc(&buffer, bytes));
     auto memset_flush = [&](cudaStream_t s) {

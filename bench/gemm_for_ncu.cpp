@@ -20,11 +20,7 @@ int main(int argc, char** argv) try {
   const int calls = argc > 1 ? std::atoi(argv[1]) : 20;
   constexpr int warmup_calls = 1;
   constexpr int input_sets = 3;
-  int device = 0;
-  KT_CUDA_CHECK(cudaGetDevice(&device));
-  int l2_bytes = 0;
-  KT_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device));
-  device_buffer<char> flush(2 * static_cast<std::size_t>(l2_bytes));
+  device_buffer<char> flush(2 * testkit::l2_bytes());
   cuda_stream stream;
   bench::bf16_gemm gemm(4096, input_sets, stream.get());
 

@@ -21,4 +21,13 @@ int cuda_device_count() noexcept {
   return count;
 }
 
+std::size_t l2_bytes() {
+  int device = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  int bytes = 0;
+  check_cuda(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device),
+             "cudaDeviceGetAttribute(cudaDevAttrL2CacheSize)");
+  return static_cast<std::size_t>(bytes);
+}
+
 } // namespace kerntime::testkit

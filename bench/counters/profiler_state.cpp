@@ -103,9 +103,7 @@ int main(int argc, char** argv) try {
       continue;
     }
     if (step == "realloc") {
-      int l2_bytes = 0;
-      KT_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0));
-      const device_buffer<char> flush_sized(4 * static_cast<std::size_t>(l2_bytes));
+      const device_buffer<char> flush_sized(4 * testkit::l2_bytes());
       KT_CUDA_CHECK(cudaMemset(flush_sized.data(), 0, flush_sized.bytes()));
       KT_CUDA_CHECK(cudaDeviceSynchronize());
       std::printf("allocated, zeroed and freed %zu bytes\n", flush_sized.bytes());

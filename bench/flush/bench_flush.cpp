@@ -111,9 +111,7 @@ timing run(const bench_case& c, const flush_choice& f, std::optional<bench::cand
 int main() {
   try {
     cuda_stream stream;
-    int l2 = 0;
-    KT_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-    const auto l2_bytes = static_cast<std::size_t>(l2);
+    const std::size_t l2_bytes = testkit::l2_bytes();
 
     device_buffer<int> sink(1);
     // probe_read, probe_dirty: one buffer; dram: eight, read in turn.

@@ -67,7 +67,7 @@ kerntime::bench::probe_reading report(kerntime::bench::back_to_back& probe,
 }
 
 kerntime::measurement_result measure_spin(std::chrono::nanoseconds duration,
-                                          kerntime::protocol p = {}) {
+                                          const kerntime::protocol& p = {}) {
   return kerntime::measure(
       [&](cudaStream_t s, int) { kerntime::testkit::launch_spin(s, duration); }, p);
 }
@@ -127,8 +127,10 @@ int main(int argc, char** argv) {
   const probe_reading finalized = report(probe, "after_finalize");
 
   // Part 2: fixed costs and the decision.
+  constexpr int measurements = 5;
   std::vector<double> alone;
-  for (int i = 0; i < 5; ++i) {
+  alone.reserve(measurements);
+  for (int i = 0; i < measurements; ++i) {
     alone.push_back(fixed_ms(measure_spin(microseconds(10))));
   }
   report_fixed_cost("no_session", alone);
@@ -141,12 +143,12 @@ int main(int argc, char** argv) {
     kerntime::bench::result_line("session_first_measurement")
         .add("fixed_ms", fixed_ms(first))
         .print();
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < measurements; ++i) {
       inside.push_back(fixed_ms(measure_spin(microseconds(10))));
     }
     kerntime::protocol stop;
     stop.stop_at_ci = 0.5;
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < measurements; ++i) {
       const kerntime::measurement_result r = measure_spin(microseconds(20), stop);
       decision_ms.push_back(1e3 * r.wall_seconds);
       decision_error_ns.push_back(r.latency_ns - 20'000.0);

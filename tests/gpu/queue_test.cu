@@ -187,15 +187,15 @@ TEST_F(queue, kernels_that_only_rotated_inputs_run_are_named_with_the_advice) {
   p.trials = 2;
   p.repeats = 10;
   p.backend = backend_request::cupti;
-  const measurement_result r = measure(
-      [&](cudaStream_t stream, int set) {
-        if (set != last_set) {
-          testkit::launch_fill(stream, static_input.data(), set, count);
-          last_set = set;
-        }
-        testkit::launch_empty(stream);
-      },
-      p);
+  // Copies into the static input only when the input set changes, then the op itself.
+  const auto copy_on_new_inputs = [&](cudaStream_t stream, int set) {
+    if (set != last_set) {
+      testkit::launch_fill(stream, static_input.data(), set, count);
+      last_set = set;
+    }
+    testkit::launch_empty(stream);
+  };
+  const measurement_result r = measure(copy_on_new_inputs, p);
   ASSERT_EQ(r.work.rotation_added_kernels.size(), 1U);
   EXPECT_NE(r.work.rotation_added_kernels[0].find("fill_kernel"), std::string::npos);
   EXPECT_TRUE(has_warning_containing(r, "rotating the inputs adds work")) << warnings_of(r);
@@ -203,15 +203,7 @@ TEST_F(queue, kernels_that_only_rotated_inputs_run_are_named_with_the_advice) {
 
   p.input_sets = 1; // nothing to compare: one set
   last_set = -1;
-  const measurement_result same = measure(
-      [&](cudaStream_t stream, int set) {
-        if (set != last_set) {
-          testkit::launch_fill(stream, static_input.data(), set, count);
-          last_set = set;
-        }
-        testkit::launch_empty(stream);
-      },
-      p);
+  const measurement_result same = measure(copy_on_new_inputs, p);
   EXPECT_TRUE(same.work.rotation_added_kernels.empty());
   EXPECT_FALSE(has_warning_containing(same, "rotating the inputs")) << warnings_of(same);
 }
