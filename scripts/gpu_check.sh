@@ -109,6 +109,7 @@ run_bench flush 180 # the L2 flush: candidates, read-back probe, cold ops (docs/
 run_bench session_cost 120
 step "session targets"
 timeout 300 python3 "$root/bench/session/session_targets.py" "$build/kerntime" --out "$(mktemp -d)" \
+  --tiny-kernels 16 \
   2>&1 | tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
 
 # The exact number of calls the engine makes to the work (warmup + discarded + measured).

@@ -1,8 +1,8 @@
 #pragma once
 // A scope of measurements: while a session lives, CUPTI stays initialised between measurements
 // (each ends with disable -> flush -> unsubscribe, no cuptiFinalize) and the L2 flush buffer and
-// blocking kernel are kept per device, so every measurement after the first skips ~15 ms of fixed
-// cost (docs/queue.md). The outermost session's end frees what was kept and finalizes CUPTI,
+// blocking kernel are kept per device, so every measurement after the first skips 8-12 ms of fixed
+// cost (H200, docs/queue.md). The outermost session's end frees what was kept and finalizes CUPTI,
 // unless another client (torch.profiler) subscribed meanwhile: then CUPTI is left to it.
 // Sessions are process-wide and nest. Outside one, measure() finalizes after each measurement.
 //

@@ -95,7 +95,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--kerntime-no-session", action="store_true", default=False,
                     help="finalize CUPTI after each measurement instead of keeping it initialised "
                          "for the whole test session (kerntime.session; each measurement after the "
-                         "first then costs ~15 ms more)")
+                         "first then costs 8-12 ms more)")
 
 
 # tryfirst: a conftest that picks the worker's device itself runs after, and has the last word.

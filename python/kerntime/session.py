@@ -11,17 +11,19 @@ Inside a session, each measurement ends by disabling CUPTI's activity, flushing 
 unsubscribing, without ``cuptiFinalize``; the next one subscribes again in ~0.01 ms instead of
 ~10 ms and its first launch costs ~1 ms instead of ~4 ms. The L2 flush buffer (4 x L2: 240 MiB
 on an H200) and the blocking kernel are kept per device for the session's life. So every
-measurement after the first in a session skips ~15 ms of fixed cost (docs/queue.md).
+measurement after the first in a session skips 8-12 ms of fixed cost (H200, docs/queue.md).
 
 What stays behind between measurements, for your own CUDA work: CUPTI initialised with nothing
 enabled. Measured on an H200 with the GPU's own clock (docs/queue.md, "Inside a session"):
 back-to-back empty kernels take the same GPU time with CUPTI kept as after it is finalized and as
 after a measurement that never loaded CUPTI (1.756, 1.755 and 1.762 us per kernel), while CUPTI
-attached makes them 1.988 us; each launch costs the host ~0.8 us more than after finalizing. The end of the outermost session frees what was kept and finalizes CUPTI,
-unless torch.profiler subscribed meanwhile (it keeps its subscription to the end of the process):
-then CUPTI is left to it. Sessions nest and are process-wide; the pytest plugin holds one for the
-whole test session (``--kerntime-no-session`` turns it off), and ``kerntime.ab`` holds one while it
-runs. Outside a session, ``bench()`` finalizes CUPTI after its measurement.
+attached makes them 1.988 us; each launch costs the host ~0.8 us more than after finalizing.
+
+The end of the outermost session frees what was kept and finalizes CUPTI, unless torch.profiler
+subscribed meanwhile (it keeps its subscription to the end of the process): then CUPTI is left to
+it. Sessions nest and are process-wide; the pytest plugin holds one for the whole test session
+(``--kerntime-no-session`` turns it off), and ``kerntime.ab`` holds one while it runs. Outside a
+session, ``bench()`` finalizes CUPTI after its measurement.
 """
 
 from __future__ import annotations

@@ -26,18 +26,7 @@ void bind_session(py::module_& m) {
       "_session_depth", [] { return session::depth(); },
       "How many measurement sessions are open in this process.");
   m.def(
-      "_session_last_end",
-      [] {
-        switch (detail::last_scope_end()) {
-        case detail::scope_end::finalized:
-          return "finalized";
-        case detail::scope_end::left_to_other_subscriber:
-          return "left_to_other_subscriber";
-        case detail::scope_end::nothing_kept:
-          break;
-        }
-        return "nothing_kept";
-      },
+      "_session_last_end", [] { return detail::name_of(detail::last_scope_end()); },
       "What the end of the last outermost session did with CUPTI.");
   m.def(
       "_session_kept_resources", [] { return detail::kept_resource_count(); },

@@ -335,7 +335,7 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
                "then fails every later state");
   run.add_flag("--no-session", flags.no_session,
                "Finalize CUPTI after every state instead of keeping it initialised (with the "
-               "flush buffer) for all the states a process runs: each state then costs ~15 ms "
+               "flush buffer) for all the states a process runs: each state then costs 8-12 ms "
                "more; for checking that keeping it changes no number");
   run.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
 }

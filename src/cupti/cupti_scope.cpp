@@ -84,6 +84,18 @@ scope_end last_scope_end() noexcept {
   return state().last_end;
 }
 
+const char* name_of(scope_end end) noexcept {
+  switch (end) {
+  case scope_end::finalized:
+    return "finalized";
+  case scope_end::left_to_other_subscriber:
+    return "left_to_other_subscriber";
+  case scope_end::nothing_kept:
+    break;
+  }
+  return "nothing_kept";
+}
+
 void at_scope_end(std::function<void()> hook) {
   const std::lock_guard lock(state().mutex);
   state().hooks.push_back(std::move(hook));

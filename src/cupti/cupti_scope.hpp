@@ -30,6 +30,8 @@ enum class scope_end {
   left_to_other_subscriber, // kept, but another client subscribed meanwhile: left as it is
 };
 [[nodiscard]] scope_end last_scope_end() noexcept;
+// "nothing_kept", "finalized", "left_to_other_subscriber": as Python's session.last_end() says it.
+[[nodiscard]] const char* name_of(scope_end end) noexcept;
 
 // Runs once at the end of the current outermost scope, before CUPTI is finalized (the measure
 // stage frees the flush buffer and the blocking kernel it kept for the scope). Outside a scope
