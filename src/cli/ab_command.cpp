@@ -213,21 +213,26 @@ benchmark_run side_record(const ab_state_outcome& o, const std::vector<benchmark
 }
 
 std::string decision_time_summary(const std::vector<ab_state_outcome>& outcomes, double wall) {
-  std::vector<double> seconds;
+  std::vector<double> trials;
+  std::vector<double> finished;
   for (const auto& o : outcomes) {
     if (o.comparison) {
-      seconds.push_back(o.seconds);
+      trials.push_back(o.seconds);
+      finished.push_back(o.finished_after_s);
     }
   }
-  if (seconds.empty()) {
+  if (trials.empty()) {
     return fmt::format("no state compared, {:.1f} s in all", wall);
   }
-  std::sort(seconds.begin(), seconds.end());
-  const auto p90 = seconds[std::min(
-      seconds.size() - 1, static_cast<std::size_t>(0.9 * static_cast<double>(seconds.size())))];
-  return fmt::format("{} state{} compared in {:.1f} s: a state took {:.2f} s (median), {:.2f} s "
-                     "(p90)",
-                     seconds.size(), seconds.size() == 1 ? "" : "s", wall, median(seconds), p90);
+  const auto p90 = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<std::size_t>(0.9 * static_cast<double>(v.size())))];
+  };
+  return fmt::format("{} state{} compared in {:.1f} s: a state's trials took {:.2f} s (median), "
+                     "{:.2f} s (p90); it was settled {:.1f} s (median), {:.1f} s (p90) into the "
+                     "run",
+                     trials.size(), trials.size() == 1 ? "" : "s", wall, median(trials),
+                     p90(trials), median(finished), p90(finished));
 }
 
 // `run` flags that have no place in an A/B run, and what to use instead.
@@ -288,15 +293,16 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
                 "The most A-B pairs of trials per state (two per A B B A block); then "
                 "inconclusive, with the interval reached")
       ->capture_default_str();
-  ab.add_option("--min-pairs", flags.min_pairs,
-                "No decision before this many A-B pairs of a state (a few preparations do not "
-                "show a state's spread)")
+  ab.add_option("--pairs-per-round", flags.pairs_per_round,
+                "A-B pairs of trials of each undecided state per round; every round is a fresh "
+                "process pair (one worker per side), whose blocks give the state one observation")
       ->capture_default_str();
-  ab.add_option("--pairs-per-worker", flags.pairs_per_worker,
-                "Replace both workers after this many pairs of a state, so each state sees "
-                "several process pairs (where a process's allocations land moves small states); "
-                "0: never")
+  ab.add_option("--min-rounds", flags.min_rounds,
+                "No decision before a state has this many rounds (process pairs) of observations")
       ->capture_default_str();
+  ab.add_flag("--keep-workers", flags.keep_workers,
+              "Keep one process pair for the whole run and read every block as an observation: "
+              "shows the offset a process pair carries, but decides too readily (docs/ab.md)");
   ab.add_option("--vary-placement", flags.vary_placement,
                 "on: each preparation first takes a GPU allocation of a drawn size, so the "
                 "state's buffers land somewhere new each time; off: where the allocator puts them")
@@ -347,19 +353,24 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   options.alpha = flags.alpha;
   check_ab_options(options);
   if (flags.max_pairs < 2) {
-    throw invalid_argument(fmt::format("--max-pairs {}: a block of A B B A is two pairs, so give "
-                                       "at least 2 (the interval needs 6: three blocks)",
-                                       flags.max_pairs));
-  }
-  if (flags.min_pairs < 0 || flags.min_pairs > flags.max_pairs) {
-    throw invalid_argument(fmt::format("--min-pairs {} must be between 0 and --max-pairs ({})",
-                                       flags.min_pairs, flags.max_pairs));
-  }
-  if (flags.pairs_per_worker < 0 || flags.pairs_per_worker % 2 != 0) {
     throw invalid_argument(
-        fmt::format("--pairs-per-worker {}: give an even number (whole blocks of A B B A), e.g. "
-                    "--pairs-per-worker 10, or 0 to keep each worker for the whole run",
-                    flags.pairs_per_worker));
+        fmt::format("--max-pairs {}: a block of A B B A is two pairs, so give "
+                    "at least 2 (the interval needs three rounds: 6 at --pairs-per-round 2)",
+                    flags.max_pairs));
+  }
+  if (flags.pairs_per_round < 2 || flags.pairs_per_round % 2 != 0 ||
+      flags.pairs_per_round > flags.max_pairs) {
+    throw invalid_argument(fmt::format(
+        "--pairs-per-round {}: give an even number from 2 to --max-pairs ({}), whole blocks of "
+        "A B B A, e.g. --pairs-per-round 2",
+        flags.pairs_per_round, flags.max_pairs));
+  }
+  if (flags.min_rounds < 0 || flags.min_rounds * flags.pairs_per_round > flags.max_pairs) {
+    throw invalid_argument(fmt::format(
+        "--min-rounds {}: at --pairs-per-round {} that is more pairs than --max-pairs ({}); "
+        "give at most {}",
+        flags.min_rounds, flags.pairs_per_round, flags.max_pairs,
+        flags.max_pairs / flags.pairs_per_round));
   }
   if (!(flags.max_time_s > 0) || !(flags.state_timeout_s > 0)) {
     throw invalid_argument(fmt::format(
@@ -407,8 +418,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   ab_run_settings settings;
   settings.options = options;
   settings.max_pairs = static_cast<std::size_t>(flags.max_pairs);
-  settings.min_pairs = static_cast<std::size_t>(flags.min_pairs);
-  settings.pairs_per_worker = static_cast<std::size_t>(flags.pairs_per_worker);
+  settings.pairs_per_round = static_cast<std::size_t>(flags.pairs_per_round);
+  settings.min_rounds = static_cast<std::size_t>(flags.min_rounds);
+  settings.keep_workers = flags.keep_workers;
   settings.max_time_s = flags.max_time_s;
   settings.trial_timeout_s = flags.state_timeout_s;
   settings.start_timeout_s = std::max(120.0, flags.state_timeout_s);

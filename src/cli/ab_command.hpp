@@ -35,8 +35,9 @@ struct ab_flags {
   std::string threshold = "1%";
   double alpha = 0.05;
   long long max_pairs = 100;
-  long long min_pairs = 20;
-  long long pairs_per_worker = 10;
+  long long pairs_per_round = 2;
+  long long min_rounds = 4;
+  bool keep_workers = false;
   std::string vary_placement = "on";
   double max_time_s = 60;
   double state_timeout_s = 600;

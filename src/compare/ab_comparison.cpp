@@ -63,6 +63,7 @@ void check_ab_options(const ab_options& options) {
 ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
   const std::size_t blocks = complete_blocks(trials);
   ab_reading reading;
+  reading.blocks = blocks;
   const auto a = medians_of(trials.a, 2 * blocks);
   const auto b = medians_of(trials.b, 2 * blocks);
   std::vector<double> all = a;
@@ -78,15 +79,15 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
                            "trial must measure work");
   }
   reading.timer_step_fraction = all.empty() ? 0 : step / median(all);
-  sequential_ratio time(options.alpha, reading.timer_step_fraction);
+  std::vector<double> time_blocks;
+  std::vector<double> cycle_blocks;
   bool clocked = true;
-  sequential_ratio cycles(options.alpha, reading.timer_step_fraction);
   for (std::size_t k = 0; k < blocks; ++k) {
     const auto* a1 = trials.a[2 * k];
     const auto* b1 = trials.b[2 * k];
     const auto* b2 = trials.b[(2 * k) + 1];
     const auto* a2 = trials.a[(2 * k) + 1];
-    time.add_block(block_log_ratio(
+    time_blocks.push_back(block_log_ratio(
         trial_order::balanced, {a1->latency_ns, b1->latency_ns, b2->latency_ns, a2->latency_ns}));
     const auto c1 = clock_of(*a1);
     const auto c2 = clock_of(*b1);
@@ -94,15 +95,24 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
     const auto c4 = clock_of(*a2);
     clocked = clocked && c1 && c2 && c3 && c4;
     if (clocked) {
-      cycles.add_block(
+      cycle_blocks.push_back(
           block_log_ratio(trial_order::balanced, {a1->latency_ns * *c1, b1->latency_ns * *c2,
                                                   b2->latency_ns * *c3, a2->latency_ns * *c4}));
     }
   }
-  reading.time = time.interval();
+  const auto sequence_of = [&](const std::vector<double>& block_log_ratios) {
+    sequential_ratio sequence(options.alpha, reading.timer_step_fraction);
+    for (const double x : trials.process_pairs.empty()
+                              ? block_log_ratios
+                              : process_pair_log_ratios(block_log_ratios, trials.process_pairs)) {
+      sequence.add_block(x);
+    }
+    return sequence.interval();
+  };
+  reading.time = sequence_of(time_blocks);
   reading.decision = decide(reading.time, options.threshold);
   if (clocked && blocks > 0) {
-    reading.cycles = cycles.interval();
+    reading.cycles = sequence_of(cycle_blocks);
   }
   return reading;
 }
@@ -110,7 +120,17 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
 state_comparison compare_ab_state(const std::string& name, const ab_trials& trials,
                                   const ab_options& options, ab_end end) {
   const ab_reading reading = read_ab(trials, options);
-  const std::size_t blocks = reading.time.blocks;
+  const std::size_t blocks = reading.blocks;
+  const std::size_t observations = reading.time.blocks;
+  const bool by_pairs = !trials.process_pairs.empty();
+  // "5 process pairs (5 blocks of A B B A, 20 trials ...)" or "5 blocks of A B B A (20 trials ...)"
+  const std::string what_ran =
+      by_pairs ? fmt::format("{} process pair{} ({} block{} of A B B A, {} trials, each a fresh "
+                             "preparation)",
+                             observations, observations == 1 ? "" : "s", blocks,
+                             blocks == 1 ? "" : "s", 4 * blocks)
+               : fmt::format("{} block{} of A B B A ({} trials, each a fresh preparation)", blocks,
+                             blocks == 1 ? "" : "s", 4 * blocks);
   side a;
   side b;
   a.runs = trials.a;
@@ -122,9 +142,9 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
   const auto b_medians = medians_of(trials.b, trials.b.size());
   s.base_ns = a_medians.empty() ? 0 : median(a_medians);
   s.new_ns = b_medians.empty() ? 0 : median(b_medians);
-  s.ratio = blocks > 0 ? reading.time.ratio : (s.base_ns > 0 ? s.new_ns / s.base_ns : 1);
-  s.unit = "blocks";
-  s.base_units = s.new_units = static_cast<int>(blocks);
+  s.ratio = observations > 0 ? reading.time.ratio : (s.base_ns > 0 ? s.new_ns / s.base_ns : 1);
+  s.unit = by_pairs ? "process pairs" : "blocks";
+  s.base_units = s.new_units = static_cast<int>(observations);
   s.band = options.threshold;
   s.band_reason = "threshold";
   s.timer_resolution_ns = std::max(a.timer_resolution_ns(), b.timer_resolution_ns());
@@ -139,21 +159,17 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
     s.ratio_high = reading.time.high;
   } else {
     s.ratio_low = s.ratio_high = s.ratio;
-    s.notes.push_back(fmt::format("{} complete block{} of A B B A: the interval needs at least 3",
-                                  blocks, blocks == 1 ? "" : "s"));
+    s.notes.push_back(fmt::format("{}: the interval needs at least 3 {}", what_ran, s.unit));
   }
   switch (end) {
   case ab_end::decided:
-    s.notes.push_back(fmt::format("decided after {} block{} of A B B A ({} trials, each a fresh "
-                                  "preparation)",
-                                  blocks, blocks == 1 ? "" : "s", 4 * blocks));
+    s.notes.push_back(fmt::format("decided after {}", what_ran));
     break;
   case ab_end::max_pairs:
   case ab_end::max_time:
     s.notes.push_back(fmt::format(
-        "{} reached after {} block{} before the interval decided; the interval reached is "
-        "shown{}",
-        end == ab_end::max_pairs ? "--max-pairs" : "--max-time", blocks, blocks == 1 ? "" : "s",
+        "{} reached after {} before the interval decided; the interval reached is shown{}",
+        end == ab_end::max_pairs ? "--max-pairs" : "--max-time", what_ran,
         reading.timer_step_fraction >= std::log1p(options.threshold)
             ? fmt::format(": the timer's step ({:.0f} ns) alone is ±{:.1f} % of the time, as "
                           "wide as the band, so no number of trials can settle it; measure more "

@@ -29,12 +29,18 @@ void check_ab_options(const ab_options& options);
 struct ab_trials {
   std::vector<const measurement_result*> a;
   std::vector<const measurement_result*> b;
+  // The blocks each process pair ran, in order, when the blocks came from several (`kerntime
+  // ab`): then each pair's mean log-ratio is one observation. Empty: every block is one (one
+  // process whose every trial is a fresh preparation, kerntime.ab in Python).
+  std::vector<std::size_t> process_pairs;
 };
 
-// The sequence over the complete blocks, in time (each preparation's median) and, when every
-// trial measured its on-GPU SM clock, in cycles (the median × that clock).
+// The sequence over the observations (complete blocks, or complete process pairs' means), in
+// time (each preparation's median) and, when every trial measured its on-GPU SM clock, in cycles
+// (the median × that clock).
 struct ab_reading {
-  ab_interval time;
+  std::size_t blocks = 0;                        // complete blocks of A B B A read
+  ab_interval time;                              // time.blocks: the observations
   ab_decision decision = ab_decision::undecided; // of `time` against the band
   std::optional<ab_interval> cycles;
   double timer_step_fraction = 0; // the coarser side's step over the median of all trials

@@ -51,6 +51,27 @@ double block_log_ratio(trial_order order, const std::array<double, trials_per_bl
   return log_ratio;
 }
 
+std::vector<double> process_pair_log_ratios(const std::vector<double>& block_log_ratios,
+                                            const std::vector<std::size_t>& blocks_per_pair) {
+  std::vector<double> means;
+  std::size_t first = 0;
+  for (const std::size_t blocks : blocks_per_pair) {
+    if (blocks == 0) {
+      throw invalid_argument("a process pair that ran no block gives no observation");
+    }
+    if (first + blocks > block_log_ratios.size()) {
+      break;
+    }
+    double sum = 0;
+    for (std::size_t k = first; k < first + blocks; ++k) {
+      sum += block_log_ratios[k];
+    }
+    means.push_back(sum / static_cast<double>(blocks));
+    first += blocks;
+  }
+  return means;
+}
+
 ab_decision decide(const ab_interval& interval, double band) {
   if (!(band >= 0 && std::isfinite(band))) {
     throw invalid_argument("the band must be a finite fraction >= 0, got " + std::to_string(band));

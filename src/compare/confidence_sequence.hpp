@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <vector>
 
 namespace kerntime::detail {
 
@@ -28,8 +29,18 @@ inline constexpr std::size_t trials_per_block = 4;
 [[nodiscard]] double block_log_ratio(trial_order order,
                                      const std::array<double, trials_per_block>& medians);
 
-// Where B/A lies after `blocks` observations. `ratio` is exp(mean log-ratio); `low` is 0 and
-// `high` +infinity while too few blocks bound it.
+// The observations of a run whose blocks came from several process pairs (a worker of A and a
+// worker of B, `kerntime ab`): the mean log-ratio of each pair's blocks, `blocks_per_pair` saying
+// how many blocks each pair ran, in order. A process pair carries an offset of its own (where its
+// allocations landed), so the blocks of one pair are not independent; the means of fresh pairs are
+// (docs/ab.md). A pair whose blocks have not all been given is not read. Throws
+// kerntime::invalid_argument for a pair of 0 blocks.
+[[nodiscard]] std::vector<double>
+process_pair_log_ratios(const std::vector<double>& block_log_ratios,
+                        const std::vector<std::size_t>& blocks_per_pair);
+
+// Where B/A lies after `blocks` observations (blocks, or process pairs' means). `ratio` is
+// exp(mean log-ratio); `low` is 0 and `high` +infinity while too few observations bound it.
 struct ab_interval {
   double ratio = 1;
   double low = 0;

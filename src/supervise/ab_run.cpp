@@ -5,10 +5,12 @@
 #include <chrono>
 #include <csignal>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <ostream>
 #include <thread>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -49,24 +51,39 @@ public:
   [[nodiscard]] const std::string& label() const { return label_; }
   [[nodiscard]] const std::optional<run_device>& device() const { return device_; }
 
-  // Empty when the worker is ready; else why it could not start.
-  std::string ensure_started(double timeout_s, supervision_summary& summary) {
-    if (process_ != nullptr) {
-      return "";
+  // Starts the process when none runs, without waiting for it: both sides of a round start at
+  // once. A problem starting it is kept for ensure_started.
+  void launch(supervision_summary& summary) {
+    if (process_ != nullptr || !start_problem_.empty()) {
+      return;
     }
-    const auto started = clock_type::now();
+    started_ = clock_type::now();
+    ready_ = false;
     try {
       process_ = std::make_unique<worker_process>(launch_);
     } catch (const error& e) {
-      return e.what();
+      start_problem_ = e.what();
+      return;
     }
     ++summary.workers_started;
+  }
+
+  // Empty when the worker is ready; else why it could not start.
+  std::string ensure_started(double timeout_s, supervision_summary& summary) {
+    launch(summary);
+    if (!start_problem_.empty()) {
+      return std::exchange(start_problem_, "");
+    }
+    if (ready_) {
+      return "";
+    }
     worker_message m;
     switch (next_message(after(timeout_s), m)) {
     case heard::message:
       if (m.what == worker_message::kind::ready) {
         device_ = m.device;
-        summary.worker_ready_seconds.push_back(seconds_since(started));
+        ready_ = true;
+        summary.worker_ready_seconds.push_back(seconds_since(started_));
         return "";
       }
       if (m.what == worker_message::kind::unusable) {
@@ -119,7 +136,13 @@ public:
     return answer;
   }
 
-  // No more trials: the worker sees the end of its commands and exits.
+  // No more trials: the worker sees the end of its commands and exits. close() tells it, stop()
+  // waits for it (closing first if not yet), so both sides can be told before either is awaited.
+  void close() {
+    if (process_ != nullptr) {
+      process_->close_commands();
+    }
+  }
   void stop() {
     if (process_ != nullptr) {
       process_->close_commands();
@@ -167,6 +190,7 @@ private:
     std::string how = process_->reap();
     process_.reset();
     lines_.clear();
+    ready_ = false;
     return how;
   }
 
@@ -175,6 +199,9 @@ private:
   std::unique_ptr<worker_process> process_;
   std::deque<std::string> lines_;
   std::optional<run_device> device_;
+  clock_type::time_point started_;
+  bool ready_ = false;
+  std::string start_problem_;
 };
 
 ab_trials trials_of(const ab_state_outcome& o) {
@@ -185,6 +212,7 @@ ab_trials trials_of(const ab_state_outcome& o) {
   for (const auto& run : o.b) {
     t.b.push_back(&*run.result);
   }
+  t.process_pairs = o.process_pairs;
   return t;
 }
 
@@ -201,40 +229,62 @@ public:
   [[nodiscard]] const std::string& given_up_because() const { return last_start_problem_; }
   supervision_summary& summary() { return summary_; }
 
-  void measure(ab_state_outcome& o) {
-    const auto start = clock_type::now();
-    ab_end end = ab_end::decided;
-    for (std::size_t k = 0;; ++k) {
-      if (k % trials_per_block == 0 && k > 0) {
-        if (k / 2 >= settings_.min_pairs &&
-            read_ab(trials_of(o), settings_.options).decision != ab_decision::undecided) {
-          end = ab_end::decided;
-          break;
-        }
-        if (k / 2 >= settings_.max_pairs) {
-          end = ab_end::max_pairs;
-          break;
-        }
-        if (seconds_since(start) >= settings_.max_time_s) {
-          end = ab_end::max_time;
-          break;
-        }
-        if (settings_.pairs_per_worker > 0 && (k / 2) % settings_.pairs_per_worker == 0) {
-          stop(); // the next trials run in a fresh process pair
-        }
-      }
-      const ab_side which = side_of_trial(trial_order::balanced, k);
-      if (!run_trial(o, which)) {
-        break;
+  // Starts both sides' workers of this round at once.
+  void begin_round() {
+    a_.launch(summary_);
+    b_.launch(summary_);
+  }
+
+  // Runs this round's blocks of one state; true when the state is finished (decided, at a limit,
+  // failed or skipped), its comparison made when both sides measured it.
+  bool run_round(ab_state_outcome& o) {
+    for (const ab_side which : {ab_side::a, ab_side::b}) {
+      if (!start(o, which)) {
+        return true;
       }
     }
-    o.seconds = seconds_since(start);
-    if (o.failure.empty()) {
-      o.comparison = compare_ab_state(o.state.name, trials_of(o), settings_.options, end);
+    const auto start = clock_type::now();
+    const std::size_t pairs_left = settings_.max_pairs - o.a.size(); // a pair: one trial of A
+    const std::size_t blocks = std::max<std::size_t>(
+        1, std::min(settings_.pairs_per_round, pairs_left) / (trials_per_block / 2));
+    for (std::size_t k = 0; k < blocks * trials_per_block; ++k) {
+      if (!run_trial(o, side_of_trial(trial_order::balanced, k))) {
+        o.seconds += seconds_since(start);
+        return true;
+      }
+    }
+    o.seconds += seconds_since(start);
+    if (settings_.keep_workers) {
+      ++kept_rounds_[&o];
+    } else {
+      o.process_pairs.push_back(blocks);
+    }
+    const std::size_t rounds = settings_.keep_workers ? kept_rounds_[&o] : o.process_pairs.size();
+    std::optional<ab_end> end;
+    if (rounds >= settings_.min_rounds &&
+        read_ab(trials_of(o), settings_.options).decision != ab_decision::undecided) {
+      end = ab_end::decided;
+    } else if (o.a.size() >= settings_.max_pairs) {
+      end = ab_end::max_pairs;
+    } else if (o.seconds >= settings_.max_time_s) {
+      end = ab_end::max_time;
+    }
+    if (end) {
+      o.comparison = compare_ab_state(o.state.name, trials_of(o), settings_.options, *end);
+    }
+    return end.has_value();
+  }
+
+  // The round is over: the next one runs in a fresh process pair, unless workers are kept.
+  void end_round() {
+    if (!settings_.keep_workers) {
+      stop();
     }
   }
 
   void stop() {
+    a_.close();
+    b_.close();
     a_.stop();
     b_.stop();
   }
@@ -246,15 +296,15 @@ private:
     }
   }
 
-  // One trial of one side; false when the state cannot go on (the failure is recorded).
-  bool run_trial(ab_state_outcome& o, ab_side which) {
+  // Makes sure one side's worker is ready; false when it could not start (the state's failure
+  // is recorded).
+  bool start(ab_state_outcome& o, ab_side which) {
     side_worker& worker = which == ab_side::a ? a_ : b_;
-    const char* side_name = which == ab_side::a ? "A" : "B";
     if (const std::string problem = worker.ensure_started(settings_.start_timeout_s, summary_);
         !problem.empty()) {
       ++failed_starts_;
-      last_start_problem_ =
-          fmt::format("{}'s worker on {} did not start: {}", side_name, slot_.label, problem);
+      last_start_problem_ = fmt::format("{}'s worker on {} did not start: {}",
+                                        which == ab_side::a ? "A" : "B", slot_.label, problem);
       o.failure = last_start_problem_;
       o.failure_kind = error_kind::device_unavailable;
       o.failed_side = which;
@@ -262,6 +312,16 @@ private:
       return false;
     }
     failed_starts_ = 0;
+    return true;
+  }
+
+  // One trial of one side; false when the state cannot go on (the failure is recorded).
+  bool run_trial(ab_state_outcome& o, ab_side which) {
+    side_worker& worker = which == ab_side::a ? a_ : b_;
+    const char* side_name = which == ab_side::a ? "A" : "B";
+    if (!start(o, which)) { // a worker that faulted in this round starts afresh
+      return false;
+    }
     trial_answer answer = worker.trial(which == ab_side::a ? o.state.a_index : o.state.b_index,
                                        o.state.name, settings_.trial_timeout_s);
     if (!answer.run) {
@@ -303,6 +363,7 @@ private:
   supervision_summary summary_;
   int failed_starts_ = 0;
   std::string last_start_problem_;
+  std::map<const ab_state_outcome*, std::size_t> kept_rounds_; // rounds run with kept workers
 };
 
 std::string progress_line(const ab_state_outcome& o, std::size_t done, std::size_t total) {
@@ -310,9 +371,33 @@ std::string progress_line(const ab_state_outcome& o, std::size_t done, std::size
     return fmt::format("[{}/{}] {}: not compared, {}", done, total, o.state.name, o.failure);
   }
   const auto& c = *o.comparison;
-  return fmt::format("[{}/{}] {}: {}, B/A {:.4f} [{:.4f}, {:.4f}] after {} blocks, {:.1f} s", done,
-                     total, o.state.name, verdict_text(c), c.ratio, c.ratio_low, c.ratio_high,
-                     c.base_units, o.seconds);
+  return fmt::format("[{}/{}] {}: {}, B/A {:.4f} [{:.4f}, {:.4f}] after {} {}, {:.1f} s of trials",
+                     done, total, o.state.name, verdict_text(c), c.ratio, c.ratio_low, c.ratio_high,
+                     c.base_units, c.unit, o.seconds);
+}
+
+// Which device pair runs each open state this round: its own (state i on pair i mod pairs), or,
+// when that pair gave up, the live pairs in turn. Empty when no pair is left.
+std::vector<std::vector<std::size_t>>
+share_out(const std::vector<std::size_t>& open,
+          const std::vector<std::unique_ptr<pair_runner>>& pairs) {
+  std::vector<std::size_t> live;
+  for (std::size_t p = 0; p < pairs.size(); ++p) {
+    if (!pairs[p]->given_up()) {
+      live.push_back(p);
+    }
+  }
+  std::vector<std::vector<std::size_t>> shares(pairs.size());
+  if (live.empty()) {
+    return {};
+  }
+  std::size_t next_live = 0;
+  for (const std::size_t i : open) {
+    const std::size_t home = i % pairs.size();
+    const std::size_t p = pairs[home]->given_up() ? live[next_live++ % live.size()] : home;
+    shares[p].push_back(i);
+  }
+  return shares;
 }
 
 } // namespace
@@ -325,65 +410,80 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
   }
   // A pipe to a dead worker must fail a write, not end the supervisor.
   const auto previous = std::signal(SIGPIPE, SIG_IGN);
+  const auto run_start = clock_type::now();
   std::vector<ab_state_outcome> outcomes(states.size());
+  std::vector<std::size_t> open;
   for (std::size_t i = 0; i < states.size(); ++i) {
     outcomes[i].state = states[i];
+    open.push_back(i);
+  }
+  std::vector<std::unique_ptr<pair_runner>> pairs;
+  for (const auto& slot : settings.pairs) {
+    pairs.push_back(std::make_unique<pair_runner>(slot, settings));
   }
   std::mutex lock;
-  std::size_t next = 0;
   std::size_t done = 0;
-  std::vector<bool> taken(states.size(), false);
-  std::vector<std::string> given_up;
-  const auto serve = [&](const ab_pair_slot& slot) {
-    pair_runner pair(slot, settings);
-    for (;;) {
-      std::size_t i = 0;
-      {
-        const std::lock_guard guard(lock);
-        if (next >= states.size() || pair.given_up()) {
-          break;
-        }
-        i = next++;
-        taken[i] = true;
+  std::vector<bool> finished(states.size(), false);
+  // One round: each device pair starts a fresh process pair and runs its share of the open
+  // states, the pairs in parallel; the round ends when all have.
+  const auto run_share = [&](pair_runner& pair, const std::vector<std::size_t>& share) {
+    if (share.empty()) {
+      return;
+    }
+    pair.begin_round();
+    for (const std::size_t i : share) {
+      if (pair.given_up()) {
+        break; // its states go to a live pair next round
       }
-      pair.measure(outcomes[i]);
+      if (!pair.run_round(outcomes[i])) {
+        continue;
+      }
       const std::lock_guard guard(lock);
+      finished[i] = true;
+      outcomes[i].finished_after_s = seconds_since(run_start);
       ++done;
       if (settings.progress != nullptr) {
         *settings.progress << progress_line(outcomes[i], done, states.size()) << '\n' << std::flush;
       }
     }
-    pair.stop();
-    const std::lock_guard guard(lock);
-    if (pair.given_up()) {
-      given_up.push_back(pair.given_up_because());
+    pair.end_round();
+  };
+  while (!open.empty()) {
+    const auto shares = share_out(open, pairs);
+    if (shares.empty()) {
+      break;
+    }
+    std::vector<std::thread> others;
+    for (std::size_t p = 1; p < pairs.size(); ++p) {
+      others.emplace_back(run_share, std::ref(*pairs[p]), std::cref(shares[p]));
+    }
+    run_share(*pairs.front(), shares.front());
+    for (auto& t : others) {
+      t.join();
+    }
+    std::erase_if(open, [&](std::size_t i) { return finished[i]; });
+  }
+  std::string why;
+  for (auto& pair : pairs) {
+    pair->stop();
+    if (pair->given_up()) {
+      why += (why.empty() ? "" : "; ") + pair->given_up_because();
     }
     if (summary != nullptr) {
-      summary->workers_started += pair.summary().workers_started;
-      summary->faults += pair.summary().faults;
+      summary->workers_started += pair->summary().workers_started;
+      summary->faults += pair->summary().faults;
       summary->worker_ready_seconds.insert(summary->worker_ready_seconds.end(),
-                                           pair.summary().worker_ready_seconds.begin(),
-                                           pair.summary().worker_ready_seconds.end());
+                                           pair->summary().worker_ready_seconds.begin(),
+                                           pair->summary().worker_ready_seconds.end());
     }
-  };
-  std::vector<std::thread> others;
-  for (std::size_t p = 1; p < settings.pairs.size(); ++p) {
-    others.emplace_back(serve, std::cref(settings.pairs[p]));
-  }
-  serve(settings.pairs.front());
-  for (auto& t : others) {
-    t.join();
   }
   std::signal(SIGPIPE, previous);
-  std::string why;
-  for (const auto& g : given_up) {
-    why += (why.empty() ? "" : "; ") + g;
-  }
-  for (std::size_t i = 0; i < states.size(); ++i) {
-    if (!taken[i]) {
-      outcomes[i].failure = fmt::format("not run: no worker could start ({})", why);
-      outcomes[i].failure_kind = error_kind::device_unavailable;
-    }
+  for (const std::size_t i : open) { // no device pair was left to finish them
+    auto& o = outcomes[i];
+    o.failure = fmt::format("{}: no worker could start ({})",
+                            o.a.empty() ? "not run" : "not finished", why);
+    o.failure_kind = error_kind::device_unavailable;
+    o.finished_after_s = seconds_since(run_start);
   }
   return outcomes;
 }

@@ -1,14 +1,13 @@
 #pragma once
-// The interleaved A/B run of `kerntime ab` (docs/ab.md): one worker process of program A and one
-// of program B per device, the same GPU, both serving one state at a time. The supervisor asks
-// them for one trial each in the balanced order A B B A; every trial is a fresh preparation of
-// the state (inputs, warm-up, CUPTI attached, one trial), so where allocations land varies from
-// trial to trial instead of being a constant offset of a side. After each block of four it
-// reads the confidence sequence and stops the state as soon as it decides (from --min-pairs on),
-// or at --max-pairs or --max-time with the interval reached. Both workers are replaced every
-// --pairs-per-worker pairs, so each state sees several process pairs. A trial that crashes, faults
-// or hangs fails the state for that side, its worker is replaced, and the run goes on with the next
-// state.
+// The interleaved A/B run of `kerntime ab` (docs/ab.md). The run goes in rounds; a round starts
+// a fresh process pair per device (one worker of program A and one of B, the same GPU) and asks
+// it for --pairs-per-round pairs of trials of every state still undecided, in the balanced order
+// A B B A. Every trial is a fresh preparation of the state (inputs, warm-up, CUPTI attached, one
+// trial), so where allocations land varies from trial to trial. A process pair carries an offset
+// of its own, so each round gives each state one observation, the mean log-ratio of its blocks
+// in that round; the confidence sequence over those decides the state (from --min-rounds on), or
+// it ends at --max-pairs or --max-time with the interval reached. A trial that crashes, faults or
+// hangs fails the state for that side, its worker is replaced, and the round goes on.
 
 #include <cstddef>
 #include <iosfwd>
@@ -43,16 +42,16 @@ struct ab_run_settings {
   std::vector<ab_pair_slot> pairs; // several: states are shared out, one pair per device
   ab_options options;
   std::size_t max_pairs = 100; // per state: the most A–B pairs of trials (two per block)
-  // Per state: no decision before this many pairs. On the H200 an A/A run that could decide
-  // after 4 blocks called 7 % of the suite's states slower or faster: a few preparations of a
-  // small memory-bound state are not enough to know its spread (docs/ab.md).
-  std::size_t min_pairs = 20;
-  // Both workers are replaced after this many pairs of a state, so the blocks of one process
-  // pair, which are not independent of each other, cannot decide a state alone. On the H200 an
-  // A/A run of the suite replacing every 40 pairs called 3 of 75 states slower or faster, every
-  // 10 pairs none of 50, at the cost of time and more inconclusive states (docs/ab.md). 0: never.
-  std::size_t pairs_per_worker = 10;
-  double max_time_s = 60;           // per state: no block starts after this much time
+  // Per state, the pairs of trials (two per block of A B B A) each round's process pair runs.
+  // One block per round gives the most observations per trial (docs/ab.md, simulated).
+  std::size_t pairs_per_round = 2;
+  // Per state: no decision before this many rounds' observations. The sequence is valid from 3;
+  // one more guards against a heavy-tailed first few (docs/ab.md).
+  std::size_t min_rounds = 4;
+  // The same process pair for every round: then every block is an observation, which the
+  // process pair's offset makes too confident (docs/ab.md); for seeing that offset, not deciding.
+  bool keep_workers = false;
+  double max_time_s = 60;           // per state: no round starts after its trials took this long
   double trial_timeout_s = 600;     // a trial that takes longer is a hang: its worker is killed
   double start_timeout_s = 120;     // a worker not ready by then is killed
   std::ostream* progress = nullptr; // a line per decided state (a terminal)
@@ -64,6 +63,7 @@ struct ab_state_outcome {
   ab_state state;
   std::vector<benchmark_run> a; // each preparation's record, in the order it ran
   std::vector<benchmark_run> b;
+  std::vector<std::size_t> process_pairs;     // the blocks each round ran, in order
   std::optional<state_comparison> comparison; // both sides measured at least one block
   // Set when a side failed or skipped the state: "A: crashed: signal 11 (SIGSEGV)".
   std::string failure;
@@ -71,7 +71,8 @@ struct ab_state_outcome {
   std::optional<ab_side> failed_side; // absent with a failure: neither side ran it
   bool skipped = false;               // a side skipped it (the benchmark said so): not a failure
   std::optional<run_device> device;
-  double seconds = 0;
+  double seconds = 0;          // the state's own trials, over all its rounds
+  double finished_after_s = 0; // since the run began: when the state was decided or given up
 };
 
 // Runs every state and returns the outcomes in the order of `states`.

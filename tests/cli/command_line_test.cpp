@@ -65,7 +65,7 @@ TEST_F(command_line, help_works_without_a_gpu) {
   const auto ab_help = run({"ab", "--help"});
   EXPECT_EQ(ab_help.exit_code, exit_ok);
   EXPECT_NE(ab_help.out.find("--cuda-graph [on|off]"), std::string::npos) << ab_help.out;
-  EXPECT_NE(ab_help.out.find("--min-pairs"), std::string::npos);
+  EXPECT_NE(ab_help.out.find("--min-rounds"), std::string::npos);
 }
 
 TEST_F(command_line, list_shows_benchmarks_axes_and_states) {

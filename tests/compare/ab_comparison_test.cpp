@@ -86,6 +86,26 @@ TEST(ab_comparison, a_change_of_three_percent_is_decided_slower) {
   EXPECT_NEAR(*s.cycles_ratio, s.ratio, 1e-9); // the same clock on both sides
 }
 
+TEST(ab_comparison, blocks_from_several_process_pairs_are_read_one_mean_per_pair) {
+  const ab_fixture f(8, 1000, 1030);
+  ab_trials t = f.trials();
+  t.process_pairs = {2, 2, 2, 2};
+  const auto reading = read_ab(t, {});
+  EXPECT_EQ(reading.blocks, 8U);
+  EXPECT_EQ(reading.time.blocks, 4U); // four observations, one per process pair
+  EXPECT_NEAR(reading.time.ratio, read_ab(f.trials(), {}).time.ratio, 1e-12);
+  ASSERT_TRUE(reading.cycles);
+  EXPECT_EQ(reading.cycles->blocks, 4U);
+  const auto s = compare_ab_state("gemm/n=1", t, {}, ab_end::decided);
+  EXPECT_EQ(s.outcome, verdict::slower);
+  EXPECT_EQ(s.unit, "process pairs");
+  EXPECT_EQ(s.base_units, 4);
+  EXPECT_TRUE(has_note(s, "decided after 4 process pairs (8 blocks of A B B A, 32 trials"));
+  // A pair still running is not read: two pairs of four blocks, the second half done.
+  t.process_pairs = {4, 8};
+  EXPECT_EQ(read_ab(t, {}).time.blocks, 1U);
+}
+
 TEST(ab_comparison, equal_sides_within_the_noise_are_the_same) {
   const ab_fixture f(4, 1000, 1000);
   const auto s = compare_ab_state("copy", f.trials(), {}, ab_end::decided);

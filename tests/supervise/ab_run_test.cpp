@@ -1,10 +1,12 @@
-// The A/B run (supervise/ab_run.hpp) against the stand-in worker program as both sides: states
-// shared out over several device pairs, a device whose workers cannot start given up while the
-// other runs everything, a CUDA fault on one side failing that state only, the order of the
-// trials, and the limits. The command line around it is checked end to end in check_ab_cli.py.
+// The A/B run (supervise/ab_run.hpp) against the stand-in worker program as both sides: rounds
+// of fresh process pairs, each giving a state one observation; states shared out over several
+// device pairs; a device whose workers cannot start given up while the other runs everything; a
+// CUDA fault on one side failing that state only; kept workers; the order of the trials; the
+// limits. The command line around it is checked end to end in check_ab_cli.py.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 #include <string>
@@ -57,12 +59,13 @@ struct outcome {
 };
 
 outcome run_with(const std::vector<std::string>& names, std::vector<ab_pair_slot> pairs,
-                 std::size_t min_pairs = 6, std::size_t max_pairs = 40) {
+                 std::size_t min_rounds = 3, std::size_t max_pairs = 40,
+                 bool keep_workers = false) {
   ab_run_settings settings;
   settings.pairs = std::move(pairs);
-  settings.min_pairs = min_pairs;
+  settings.min_rounds = min_rounds;
   settings.max_pairs = max_pairs;
-  settings.pairs_per_worker = 0;
+  settings.keep_workers = keep_workers;
   settings.trial_timeout_s = 30;
   settings.start_timeout_s = 30;
   std::ostringstream events;
@@ -71,6 +74,15 @@ outcome run_with(const std::vector<std::string>& names, std::vector<ab_pair_slot
   o.states = run_ab(states_named(names), settings, &o.summary);
   o.events = events.str();
   return o;
+}
+
+// The most rounds any state ran.
+std::size_t rounds_of(const outcome& o) {
+  std::size_t rounds = 0;
+  for (const auto& s : o.states) {
+    rounds = std::max(rounds, s.process_pairs.size());
+  }
+  return rounds;
 }
 
 TEST(ab_run, several_device_pairs_share_the_states_and_each_decides) {
@@ -89,12 +101,47 @@ TEST(ab_run, several_device_pairs_share_the_states_and_each_decides) {
     EXPECT_EQ(s.comparison->outcome, verdict::slower);
     EXPECT_NEAR(s.comparison->ratio, 1.05, 0.005);
     EXPECT_EQ(s.a.size(), s.b.size());
-    EXPECT_GE(s.a.size(), 6U); // --min-pairs 6: three blocks at least
+    // Three rounds at least (--min-rounds 3), each a fresh process pair running one block.
+    EXPECT_EQ(s.process_pairs, (std::vector<std::size_t>{1, 1, 1}));
+    EXPECT_EQ(s.a.size(), 6U);
+    EXPECT_EQ(s.comparison->unit, "process pairs");
+    EXPECT_EQ(s.comparison->base_units, 3);
+    EXPECT_GT(s.finished_after_s, 0);
     ASSERT_TRUE(s.device);
     devices.insert(s.device->ordinal);
   }
   EXPECT_EQ(devices, (std::set<int>{0, 1}));
-  EXPECT_EQ(o.summary.workers_started, 4); // a pair per device, kept for the whole run
+  // Every round starts a fresh pair of workers on each device.
+  EXPECT_EQ(o.summary.workers_started, 4 * 3);
+}
+
+TEST(ab_run, a_state_that_decides_leaves_the_rounds_and_the_others_go_on) {
+  // ok/same is decided same at round 3; ok/edge (B 1 % slower on a ±1 % band) cannot decide and
+  // runs until --max-pairs.
+  const std::vector<std::string> names{"ok/same", "ok/edge"};
+  const auto o =
+      run_with(names, {pair_on(0, names, 1.01, {{"STAND_IN_SCALED", "ok/edge"}})}, 3, 12);
+  ASSERT_TRUE(o.states[0].comparison) << o.states[0].failure;
+  ASSERT_TRUE(o.states[1].comparison) << o.states[1].failure;
+  EXPECT_EQ(o.states[0].comparison->outcome, verdict::same);
+  EXPECT_EQ(o.states[0].process_pairs.size(), 3U);
+  EXPECT_EQ(o.states[1].comparison->outcome, verdict::inconclusive);
+  EXPECT_EQ(o.states[1].process_pairs.size(), 6U); // 12 pairs, 2 a round
+  EXPECT_GT(o.states[1].finished_after_s, o.states[0].finished_after_s);
+  EXPECT_EQ(o.summary.workers_started, 2 * 6); // a fresh pair for each of the six rounds
+}
+
+TEST(ab_run, kept_workers_read_every_block_as_an_observation) {
+  const std::vector<std::string> names{"ok/a", "ok/b"};
+  const auto o = run_with(names, {pair_on(0, names, 1.05)}, 3, 40, true);
+  for (const auto& s : o.states) {
+    ASSERT_TRUE(s.comparison) << s.failure;
+    EXPECT_EQ(s.comparison->outcome, verdict::slower);
+    EXPECT_EQ(s.comparison->unit, "blocks");
+    EXPECT_TRUE(s.process_pairs.empty());
+    EXPECT_EQ(s.a.size(), 6U);
+  }
+  EXPECT_EQ(o.summary.workers_started, 2); // one pair for the whole run
 }
 
 TEST(ab_run, a_device_whose_workers_cannot_start_is_given_up_and_the_other_runs_everything) {
@@ -138,7 +185,9 @@ TEST(ab_run, a_cuda_fault_fails_that_state_for_that_side_and_the_next_runs_in_a_
   ASSERT_TRUE(o.states[2].comparison) << o.states[2].failure;
   EXPECT_EQ(o.states[2].comparison->outcome, verdict::same);
   EXPECT_EQ(o.summary.faults, 1);
-  EXPECT_EQ(o.summary.workers_started, 3); // A's worker exits after the fault
+  // A pair per round, and once more A's worker after the fault (it exits after one).
+  EXPECT_EQ(o.summary.workers_started, 2 * static_cast<int>(rounds_of(o)) + 1);
+  EXPECT_EQ(rounds_of(o), 3U);
 }
 
 TEST(ab_run, the_limit_ends_an_undecidable_state_inconclusive) {
@@ -147,8 +196,9 @@ TEST(ab_run, the_limit_ends_an_undecidable_state_inconclusive) {
   const auto o = run_with(names, {pair_on(0, names, 1.01)}, 0, 8);
   ASSERT_TRUE(o.states[0].comparison);
   EXPECT_EQ(o.states[0].comparison->outcome, verdict::inconclusive);
-  EXPECT_EQ(o.states[0].a.size(), 8U); // 8 pairs: four blocks
+  EXPECT_EQ(o.states[0].a.size(), 8U); // 8 pairs: four blocks, one a round
   EXPECT_EQ(o.states[0].b.size(), 8U);
+  EXPECT_EQ(o.states[0].process_pairs.size(), 4U);
 }
 
 TEST(ab_run, no_device_pair_is_refused) {

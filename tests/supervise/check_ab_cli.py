@@ -47,14 +47,16 @@ class ab_command(unittest.TestCase):
         self.assertEqual([s["state_name"] for s in c["states"]], ["ok/n=1", "ok/n=2"])
         self.assertEqual({s["verdict"] for s in c["states"]}, {"same"})
         self.assertIn("2 states compared", done.stderr)
-        # No decision before 20 pairs (10 blocks), both workers replaced after 10 pairs: the
-        # first state starts a pair and replaces it once, the second replaces the pair it
-        # inherits once.
-        self.assertIn("6 worker processes", done.stderr)
-        self.assertEqual({s["base_units"] for s in c["states"]}, {10})
-        kept = self.ab(a, a, "--pairs-per-worker", "40", "-q")
+        # No decision before 4 rounds; every round is a fresh process pair running one block of
+        # each undecided state, so both states decide in the fourth round's pair.
+        self.assertIn("8 worker processes", done.stderr)
+        self.assertEqual({s["base_units"] for s in c["states"]}, {4})
+        self.assertEqual({s["unit"] for s in c["states"]}, {"process pairs"})
+        self.assertIn("settled", done.stderr)
+        kept = self.ab(a, a, "--keep-workers", "--json", str(out), "-q")
         self.assertEqual(kept.returncode, 0, kept.stderr)
         self.assertIn("2 worker processes", kept.stderr)
+        self.assertEqual({s["unit"] for s in json.loads(out.read_text())["states"]}, {"blocks"})
         self.assertIn("A/B: A = ", done.stdout)
 
     def test_a_slower_b_fails_the_gate_and_every_file_is_written(self):
@@ -127,7 +129,7 @@ class ab_command(unittest.TestCase):
 
     def test_workers_can_be_kept_for_the_whole_run(self):
         a = self.program("a")
-        done = self.ab(a, a, "--pairs-per-worker", "0", "--vary-placement", "off", "-q")
+        done = self.ab(a, a, "--keep-workers", "--vary-placement", "off", "-q")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("2 worker processes", done.stderr)
 
@@ -135,11 +137,11 @@ class ab_command(unittest.TestCase):
         a = self.program("a")
         b = self.program("b", scale=1.01)  # on the band's edge
         out = self.dir / "ab.json"
-        done = self.ab(a, b, "--json", str(out), "--max-pairs", "6", "--min-pairs", "0", "-q")
+        done = self.ab(a, b, "--json", str(out), "--max-pairs", "6", "--min-rounds", "0", "-q")
         self.assertEqual(done.returncode, 0, done.stderr)
         c = json.loads(out.read_text())
         self.assertEqual({s["verdict"] for s in c["states"]}, {"inconclusive"})
-        strict = self.ab(a, b, "--max-pairs", "6", "--min-pairs", "0", "--fail-on-inconclusive",
+        strict = self.ab(a, b, "--max-pairs", "6", "--min-rounds", "0", "--fail-on-inconclusive",
                          "-q")
         self.assertEqual(strict.returncode, 1, strict.stderr)
         self.assertIn("stayed inconclusive", strict.stderr)
@@ -154,8 +156,9 @@ class ab_command(unittest.TestCase):
             ([a, other], "no state in common"),
             ([a, a, "--max-pairs", "1"], "--max-pairs 1"),
             ([a, a, "--threshold", "0"], "--threshold 0"),
-            ([a, a, "--min-pairs", "200"], "--min-pairs 200"),
-            ([a, a, "--pairs-per-worker", "3"], "--pairs-per-worker 3"),
+            ([a, a, "--min-rounds", "200"], "--min-rounds 200"),
+            ([a, a, "--pairs-per-round", "3"], "--pairs-per-round 3"),
+            ([a, a, "--pairs-per-round", "0"], "--pairs-per-round 0"),
             ([a, a, "--vary-placement", "maybe"], "--vary-placement maybe"),
             ([a, a, "--trials", "5"], "drop --trials"),
             ([a, a, "--stop-at-ci", "0.5"], "drop --stop-at-ci"),

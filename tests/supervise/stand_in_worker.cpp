@@ -10,7 +10,8 @@
 // KERNTIME_WORKER_DEVICE: the ordinal it reports.
 // For kerntime ab: `stand_in_worker list --json -` prints a plan of the states in STAND_IN_STATES
 // (comma-separated; default ok/n=1,ok/n=2). An ok result holds one trial of 4 iterations whose
-// time is (1000 + 100 × plan index) × STAND_IN_SCALE (default 1) with 0.05 % noise.
+// time is (1000 + 100 × plan index) × STAND_IN_SCALE (default 1) with 0.05 % noise;
+// STAND_IN_SCALED=NAME: the scale applies to that state only.
 
 #include <unistd.h>
 
@@ -62,7 +63,11 @@ int list_plan() {
   return 0;
 }
 
-double scale() {
+double scale(const std::string& state) {
+  const char* only = std::getenv("STAND_IN_SCALED");
+  if (only != nullptr && state != only) {
+    return 1.0;
+  }
   const char* given = std::getenv("STAND_IN_SCALE");
   return given != nullptr ? std::atof(given) : 1.0; // NOLINT(cert-err34-c): a test's own input
 }
@@ -137,8 +142,8 @@ int main(int argc, char** argv) {
       measurement_result r;
       r.latency_ns = 1000.0 + static_cast<double>(request->plan_index);
       if (std::getenv("STAND_IN_STATES") != nullptr || std::getenv("STAND_IN_SCALE") != nullptr) {
-        const double ns =
-            (1000.0 + (100.0 * static_cast<double>(request->plan_index))) * scale() * noise(draw);
+        const double ns = (1000.0 + (100.0 * static_cast<double>(request->plan_index))) *
+                          scale(request->state_name) * noise(draw);
         trial_result trial;
         trial.iterations.assign(4, iteration_sample{.span_ns = ns, .busy_ns = ns});
         trial.telemetry.measured_sm_clock_mhz = 1980;
