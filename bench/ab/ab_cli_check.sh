@@ -47,7 +47,8 @@ aa = verdicts("aa_*.json")
 count = lambda rows, v: sum(r["verdict"] == v for r in rows)
 times = []
 for path in sorted(glob.glob(f"{out}/aa_*.err")):
-    m = re.search(r"compared in ([\d.]+) s: a state took ([\d.]+) s \(median\), ([\d.]+) s \(p90\)",
+    m = re.search(r"compared in ([\d.]+) s: a state's trials took ([\d.]+) s \(median\), "
+                  r"([\d.]+) s \(p90\); it was settled ([\d.]+) s \(median\), ([\d.]+) s \(p90\)",
                   open(path).read())
     if m:
         times.append(tuple(float(x) for x in m.groups()))
@@ -59,13 +60,17 @@ for d in (20, 200):
     rows = [r for r in verdicts("detect_*.json") if r["state_name"] == f"spin/duration_us={d}"]
     print(f"| {d} µs vs {d * 1.01:g} µs, ±0.5 % | {len(rows)} | {count(rows,'slower')} | "
           f"{count(rows,'faster')} | {count(rows,'same')} | {count(rows,'inconclusive')} |")
-for wall, med, p90 in times:
-    print(f"A/A run: {wall:.1f} s for the suite; a state {med:.2f} s median, {p90:.2f} s p90")
-blocks = [r["base_units"] for r in aa]
-if blocks:
-    print(f"A/A blocks per state: median {statistics.median(blocks)}, max {max(blocks)}")
+for wall, med, p90, settled, settled_p90 in times:
+    print(f"A/A run: {wall:.1f} s for the suite; a state's trials {med:.2f} s median, "
+          f"{p90:.2f} s p90; settled {settled:.1f} s (median), {settled_p90:.1f} s (p90) into it")
+pairs = [r["base_units"] for r in aa]
+if pairs:
+    print(f"A/A process pairs (rounds) per state: median {statistics.median(pairs)}, "
+          f"max {max(pairs)}")
 for r in aa:
     if r["verdict"] in ("slower", "faster", "inconclusive"):
+        needed = r.get("units_needed")
         print(f"  {r['verdict']}: {r['state_name']} ratio {r['ratio']:.4f} "
-              f"[{r['ratio_low']:.4f}, {r['ratio_high']:.4f}] blocks {r['base_units']}")
+              f"[{r['ratio_low']:.4f}, {r['ratio_high']:.4f}] after {r['base_units']} "
+              f"{r['unit']}" + (f", ~{needed} would settle it" if needed else ""))
 PY

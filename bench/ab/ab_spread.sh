@@ -2,8 +2,8 @@
 # Where the spread of `kerntime ab`'s blocks comes from (docs/ab.md), on the GPU:
 #   OUT=out bench/ab/ab_spread.sh [build-folder]
 # An A/A run of five suite states at a fixed 40 pairs (20 blocks) each, under four set-ups:
-# placement varied or not (--vary-placement) × workers replaced every 10 pairs or never
-# (--pairs-per-worker). For each it prints the spread of one side's preparations, of the blocks'
+# placement varied or not (--vary-placement) × a fresh process pair every 10 pairs (four rounds
+# of --pairs-per-round 10) or one for the whole run (--keep-workers). For each it prints the spread of one side's preparations, of the blocks'
 # log-ratios, and of the process pairs' mean log-ratios against what the blocks' spread predicts
 # for them (a ratio above 1: process pairs carry an offset of their own). It changes no setting.
 set -u -o pipefail
@@ -16,8 +16,10 @@ states='^(copy/bytes=1048576/l2=cold|reduce_sum/T=float/elements=65536|tiny_kern
 for setup in "on 10" "on 0" "off 10" "off 0"; do
   read -r placement per_worker <<<"$setup"
   name="place_${placement}_workers_${per_worker}"
-  "$kerntime" ab "$kerntime" "$kerntime" --filter "$states" --min-pairs 40 --max-pairs 40 \
-    --max-time 60 --pairs-per-worker "$per_worker" --vary-placement "$placement" \
+  keep=()
+  [ "$per_worker" = 0 ] && keep=(--keep-workers)
+  "$kerntime" ab "$kerntime" "$kerntime" --filter "$states" --pairs-per-round 10 --min-rounds 4 \
+    --max-pairs 40 --max-time 60 "${keep[@]}" --vary-placement "$placement" \
     --results-a "$OUT/${name}_a.json" --results-b "$OUT/${name}_b.json" -q 2>"$OUT/$name.err"
   echo "$name: exit $?; $(tail -n 1 "$OUT/$name.err")"
 done
@@ -45,7 +47,7 @@ for placement in ("on", "off"):
                       for k in range(min(len(ma), len(mb)) // 2)]
             cv = statistics.stdev(ma) / statistics.mean(ma)
             sd = statistics.stdev(blocks)
-            epoch = 5  # blocks per process pair with --pairs-per-worker 10
+            epoch = 5  # blocks per process pair with --pairs-per-round 10
             if per_worker == "10" and len(blocks) >= 2 * epoch:
                 means = [statistics.mean(blocks[i:i+epoch]) for i in range(0, len(blocks) - epoch + 1, epoch)]
                 esd = statistics.stdev(means)

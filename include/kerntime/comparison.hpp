@@ -66,7 +66,7 @@ struct state_comparison {
   double band = 0; // the "same" band used: the threshold, or the between-run floor if wider
   std::string band_reason;
   verdict outcome = verdict::inconclusive;
-  std::optional<int> units_needed;    // inconclusive: units per side that would likely settle it
+  std::optional<int> units_needed; // inconclusive: units per side (ab: in all) likely to settle it
   std::vector<kernel_change> kernels; // every kernel of either side; empty unless both used CUPTI
   std::optional<double> base_sm_clock_mhz; // median on-GPU clock over the side's trials
   std::optional<double> new_sm_clock_mhz;

@@ -107,12 +107,16 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
                               : process_pair_log_ratios(block_log_ratios, trials.process_pairs)) {
       sequence.add_block(x);
     }
-    return sequence.interval();
+    return sequence;
   };
-  reading.time = sequence_of(time_blocks);
+  const sequential_ratio time = sequence_of(time_blocks);
+  reading.time = time.interval();
   reading.decision = decide(reading.time, options.threshold);
+  if (reading.decision == ab_decision::undecided) {
+    reading.observations_needed = time.observations_to_decide(options.threshold);
+  }
   if (clocked && blocks > 0) {
-    reading.cycles = sequence_of(cycle_blocks);
+    reading.cycles = sequence_of(cycle_blocks).interval();
   }
   return reading;
 }
@@ -154,6 +158,9 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
   const ab_decision decision =
       end == ab_end::decided ? reading.decision : conclude(reading.time, options.threshold);
   s.outcome = verdict_of_decision(decision);
+  if (s.outcome == verdict::inconclusive && reading.observations_needed) {
+    s.units_needed = static_cast<int>(*reading.observations_needed);
+  }
   if (std::isfinite(reading.time.high)) {
     s.ratio_low = reading.time.low;
     s.ratio_high = reading.time.high;

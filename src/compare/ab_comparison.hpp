@@ -44,6 +44,9 @@ struct ab_reading {
   ab_decision decision = ab_decision::undecided; // of `time` against the band
   std::optional<ab_interval> cycles;
   double timer_step_fraction = 0; // the coarser side's step over the median of all trials
+  // While undecided: how many observations in all would decide if the ratio and the spread
+  // stayed as they are (sequential_ratio::observations_to_decide).
+  std::optional<std::size_t> observations_needed;
 };
 // Throws kerntime::invalid_argument for a preparation whose median is not a positive time.
 [[nodiscard]] ab_reading read_ab(const ab_trials& trials, const ab_options& options);

@@ -53,7 +53,10 @@ bool moved(const kernel_change& k, double band) {
 std::string verdict_cell(const state_comparison& s) {
   std::string text = s.regression ? "**" + verdict_text(s) + "**" : verdict_text(s);
   if (s.outcome == verdict::inconclusive && s.units_needed) {
-    text += fmt::format(" (~{} {} per side would settle it)", *s.units_needed, s.unit);
+    // compare counts runs or trials per side; ab counts its observations, shared by both sides
+    const bool shared = s.unit == "process pairs" || s.unit == "blocks";
+    text += fmt::format(" (~{} {}{} would settle it)", *s.units_needed, s.unit,
+                        shared ? " in all" : " per side");
   }
   return text;
 }

@@ -148,4 +148,23 @@ ab_interval sequential_ratio::interval() const {
           .blocks = count_};
 }
 
+std::optional<std::size_t> sequential_ratio::observations_to_decide(double band,
+                                                                    std::size_t limit) const {
+  if (count_ < 3 || !(band >= 0 && std::isfinite(band))) {
+    return std::nullopt;
+  }
+  // Room between the mean and the band's edge, less the timer's floor, on the log scale.
+  const double room = std::abs(std::abs(mean_) - std::log1p(band));
+  if (room <= std::log1p(timer_step_fraction_)) {
+    return std::nullopt;
+  }
+  const double variance = sum_squared_deviations_ / static_cast<double>(count_);
+  for (std::size_t t = count_; t <= limit; ++t) {
+    if (t_mixture_log_half_width(t, variance * static_cast<double>(t), alpha_) < room) {
+      return t;
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace kerntime::detail

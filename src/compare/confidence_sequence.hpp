@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <vector>
 
 namespace kerntime::detail {
@@ -85,6 +86,12 @@ public:
   [[nodiscard]] ab_decision decision(double band = default_band) const {
     return decide(interval(), band);
   }
+  // How many observations in all would decide against the band if the mean and the spread stayed
+  // what they are now: the first count whose interval lies wholly inside the band (the mean
+  // within it) or wholly beyond its edge. Empty with fewer than 3 observations, when the timer's
+  // step or a mean on the band's edge leaves no room, or when it would take more than `limit`.
+  [[nodiscard]] std::optional<std::size_t>
+  observations_to_decide(double band, std::size_t limit = 100'000) const;
 
 private:
   double alpha_;

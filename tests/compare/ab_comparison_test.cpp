@@ -132,6 +132,18 @@ TEST(ab_comparison, a_limit_before_three_blocks_is_inconclusive_and_says_so) {
   EXPECT_DOUBLE_EQ(s.ratio_high, s.ratio);
   EXPECT_TRUE(has_note(s, "needs at least 3"));
   EXPECT_TRUE(has_note(s, "--max-pairs reached after 2 blocks"));
+  EXPECT_FALSE(s.units_needed); // two blocks say nothing of the spread
+}
+
+TEST(ab_comparison, an_inconclusive_state_says_how_many_observations_would_settle_it) {
+  // B 1 % slower on the ±1 % band's edge: nothing settles it; 0.9 % slower: more blocks would.
+  const ab_fixture edge(4, 1000, 1010);
+  EXPECT_FALSE(compare_ab_state("copy", edge.trials(), {}, ab_end::max_pairs).units_needed);
+  const ab_fixture near(4, 1000, 1009);
+  const auto s = compare_ab_state("copy", near.trials(), {}, ab_end::max_pairs);
+  EXPECT_EQ(s.outcome, verdict::inconclusive);
+  ASSERT_TRUE(s.units_needed);
+  EXPECT_GT(*s.units_needed, 4);
 }
 
 TEST(ab_comparison, an_incomplete_block_is_not_read) {

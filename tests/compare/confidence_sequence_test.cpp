@@ -341,6 +341,45 @@ TEST(confidence_sequence,
   EXPECT_LE(fresh_per_block, default_alpha);
 }
 
+TEST(confidence_sequence, says_how_many_observations_would_decide_at_the_spread_seen) {
+  sequential_ratio same_so_far;
+  for (const double x : {0.01, -0.01, 0.01, -0.01}) { // mean 0, spread 1 %
+    same_so_far.add_block(x);
+  }
+  ASSERT_EQ(same_so_far.decision(default_band), ab_decision::undecided);
+  const auto needed = same_so_far.observations_to_decide(default_band);
+  ASSERT_TRUE(needed);
+  // The first count whose half width at a spread of 1 % fits inside ±1 % (docs/ab.md's table: 17).
+  EXPECT_EQ(*needed, 17U);
+  EXPECT_LT(t_mixture_log_half_width(17, 17 * 1e-4, default_alpha), std::log1p(default_band));
+  EXPECT_GE(t_mixture_log_half_width(16, 16 * 1e-4, default_alpha), std::log1p(default_band));
+  // Beyond the band: the room is between the mean and the band's edge.
+  sequential_ratio slower_so_far;
+  for (const double x : {0.03, 0.05, 0.03, 0.05}) {
+    slower_so_far.add_block(x);
+  }
+  const auto to_slower = slower_so_far.observations_to_decide(default_band);
+  ASSERT_TRUE(to_slower);
+  EXPECT_GT(*to_slower, 4U);
+  EXPECT_LT(*to_slower, *needed);
+  // No room: a mean on the edge, a timer step as wide as the room, or too few observations.
+  sequential_ratio on_edge;
+  for (const double x : {0.0, 2 * std::log1p(default_band), 0.0, 2 * std::log1p(default_band)}) {
+    on_edge.add_block(x);
+  }
+  EXPECT_FALSE(on_edge.observations_to_decide(default_band));
+  sequential_ratio coarse(default_alpha, 0.02);
+  for (const double x : {0.01, -0.01, 0.01, -0.01}) {
+    coarse.add_block(x);
+  }
+  EXPECT_FALSE(coarse.observations_to_decide(default_band));
+  sequential_ratio two;
+  two.add_block(0.01);
+  two.add_block(-0.01);
+  EXPECT_FALSE(two.observations_to_decide(default_band));
+  EXPECT_FALSE(same_so_far.observations_to_decide(default_band, 10)); // beyond the limit
+}
+
 TEST(confidence_sequence,
      a_two_percent_slower_b_under_small_noise_is_called_slower_within_a_few_blocks) {
   // Measured over 10,000 runs with another seed: 3 to 10 blocks, median 4, 99th percentile 7.
