@@ -6,6 +6,7 @@
 # under $OUT (default ./out; at most 8 files) and prints a short summary table last. Where the
 # Python module is installed (python3 -m pip install --no-build-isolation .), its tests run too.
 # It never changes clocks or any other setting of the card: ncu runs with --clock-control none.
+# GPU_CHECK_STEPS picks parts (below), for a device session too short for all of them.
 set -u -o pipefail
 
 build=$(cd "${1:-build}" && pwd) || { echo "no build folder ${1:-build}" >&2; exit 2; }
@@ -25,6 +26,9 @@ started=$(date +%s)
 export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$root/.deps/lib:/usr/local/cuda/lib64:/usr/local/cuda/lib"
 
 step() { echo "== $* ($(($(date +%s) - started)) s)"; }
+# GPU_CHECK_STEPS=tests,session,ab (comma-separated) runs only those parts: tests, bench,
+# session, queue, compare, trust, scale, ncu, python, ab. Unset: all of them.
+wanted() { [[ -z "${GPU_CHECK_STEPS:-}" || ",$GPU_CHECK_STEPS," == *",$1,"* ]]; }
 
 step "device"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,clocks_event_reasons.active \
@@ -45,6 +49,7 @@ fi
 # executables; copying may have reset their times, so make them newer again.
 find "$build" -name '*_tests.cmake' -exec touch {} + 2>/dev/null
 
+if wanted tests; then
 step "GPU tests"
 ctest_log="$OUT/ctest.log"
 timeout 480 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 60 >"$ctest_log" 2>&1
@@ -77,6 +82,7 @@ if [[ -z "$total" || "$total" == 0 ]]; then
 fi
 passed=$((total - failed - skipped))
 echo "TESTS passed=$passed failed=$failed skipped=$skipped total=$total" >>"$results"
+fi
 
 run_bench() { # name timeout [args...]: run one benchmark, keep its RESULT lines
   local name=$1 limit=$2
@@ -95,6 +101,7 @@ run_bench() { # name timeout [args...]: run one benchmark, keep its RESULT lines
   grep -q "^### $name exit 0" "$bench_log" || echo "RESULT $name error=exit_$(sed -n "s/^### $name exit //p" "$bench_log" | tail -1)" | tee -a "$results"
 }
 
+if wanted bench; then
 run_bench host_cost 60
 run_bench fixed_cost_parts 60 # what inside the fixed phases costs the time (docs/queue.md)
 run_bench launch_cost 120     # host time of a launch by CUPTI activity kinds; records by kind
@@ -103,15 +110,19 @@ run_bench trial_cv 60
 run_bench gemm_kerntime 60
 run_bench event_envelope 30
 run_bench flush 180 # the L2 flush: candidates, read-back probe, cold ops (docs/flush.md)
+fi
 # A session (kerntime/session.hpp, docs/queue.md "Inside a session"): what CUPTI kept initialised
 # costs the user's kernels (the GPU's own clock), the fixed cost it saves, a --stop-at-ci 0.5
 # decision; then the suite with and without --no-session, compared, and 2,000 tiny kernels.
+if wanted session; then
 run_bench session_cost 120
 step "session targets"
 timeout 300 python3 "$root/bench/session/session_targets.py" "$build/kerntime" --out "$(mktemp -d)" \
   --tiny-kernels 16 \
   2>&1 | tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
+fi
 
+if wanted bench; then
 # The exact number of calls the engine makes to the work (warmup + discarded + measured).
 {
   echo "### calls to the work (protocol_fields test)"
@@ -120,9 +131,11 @@ timeout 300 python3 "$root/bench/session/session_targets.py" "$build/kerntime" -
 } >>"$bench_log"
 calls_line=$(grep -m1 '^calls to the work' "$bench_log")
 [[ -n "$calls_line" ]] && echo "RESULT protocol_calls $(sed 's/^calls to the work: \([0-9]*\) = warmup \([0-9]*\) + measured \([0-9]*\) + \([0-9]*\) discarded/calls=\1 warmup=\2 measured=\3 discarded=\4/' <<<"$calls_line")" | tee -a "$results"
+fi
 
 # Deep launch queues (docs/queue.md): 2,000 tiny kernels per trial, once 12.7 s (every trial on
 # the blocking kernel's 1 s timeout); the wall time beside the GPU time it measured, flush included.
+if wanted queue; then
 step "queue"
 timeout 60 "$build/kerntime" run --filter 'tiny_kernel/kernels=1' --repeat 2000 \
   --json "$OUT/queue_tiny.json" >"$OUT/queue_tiny.log" 2>&1
@@ -138,30 +151,38 @@ print(f"RESULT queue_tiny_repeat2000 wall_s={res['wall_seconds']:.3f} state_s={r
       f"host_gaps={w['host_gap_iterations']}/{w['judged_iterations']}")
 PY
 
+fi
 # kerntime compare on real runs: A/A false alarms over 4 suite runs, spin kernels of known
 # duration for the smallest slowdown it detects (fixed protocol and --stop-at-ci 0.5), and two
 # suite runs under --stop-at-ci 0.5 (bench/compare/compare_check.py; docs/compare.md has the
 # longer study).
+if wanted compare; then
 step "compare"
 timeout 300 python3 "$root/bench/compare/compare_check.py" "$build/kerntime" "$OUT/compare" \
   --aa-runs 4 --detect-repeats 1 --stop-runs 2 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
+fi
 
 # The trust fixes (issue 25): the timer's step read off real spans, a --stop-at-ci target below
 # it, the event timer's step, A/A compares with the step in the interval (docs/compare.md).
+if wanted trust; then
 step "trust"
 OUT="$OUT/trust" timeout 240 "$root/bench/compare/trust_check.sh" "$build" 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
+fi
 
 # The supervised run: its cost against one process, and (with 2+ GPUs) --devices all against
 # one GPU (bench/scale/scale_check.py; docs/scale.md). The fault and hang cases are GPU tests.
+if wanted scale; then
 step "scale"
 timeout 400 python3 "$root/bench/scale/scale_check.py" "$build/kerntime" "$OUT/scale" 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
 # ctest keeps every test's output, passing ones too, in LastTest.log: the fault suite's numbers.
 grep -h '^RESULT \(fault\|hang\|flush_probe\)' "$build/Testing/Temporary/LastTest.log" 2>/dev/null |
   sort -u | tee -a "$results"
+fi
 
+if wanted ncu; then
 step "Nsight Compute"
 ncu_bin=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 if [[ -z "$ncu_bin" ]]; then
@@ -217,9 +238,11 @@ except Exception as e:
     print("RESULT ncu_spin100 error=" + type(e).__name__)
 PY
 fi
+fi
 
 # The Python module's tests (GPU ones included) when the module is installed here
 # (python3 -m pip install --no-build-isolation . builds it with this machine's Python).
+if wanted python; then
 if python3 -c "import kerntime._kerntime" 2>/dev/null; then
   step "Python tests"
   (cd "$root" && timeout 300 python3 -m pytest -q -rs -p no:cacheprovider python/tests) \
@@ -243,6 +266,16 @@ if python3 -c "import kerntime._kerntime" 2>/dev/null; then
   fi
 else
   echo "PYTESTS not run: the kerntime module is not installed for python3" >>"$results"
+fi
+fi
+
+# kerntime ab over two programs (docs/ab.md): A/A over the suite AB_AA_RUNS times (default 2) and
+# a 1 % longer spin at ±0.5 % AB_DETECT_RUNS times (default 3); the A/A counts as RESULT lines.
+if wanted ab; then
+  step "kerntime ab"
+  OUT="$OUT/ab" AA_RUNS=${AB_AA_RUNS:-2} DETECT_RUNS=${AB_DETECT_RUNS:-3} \
+    timeout 540 "$root/bench/ab/ab_cli_check.sh" "$build" 2>&1 | tee -a "$bench_log" |
+    grep '^RESULT' | tee -a "$results"
 fi
 
 step "summary"
@@ -293,6 +326,18 @@ for line in lines:
             "subscribe", "first_launch"):
         row(f"fixed cost ms: CUPTI {f['step']}, kept initialised (not kerntime's way)",
             f"{num('ms'):.3g}")
+    elif bench == "ab_cli_aa":
+        states = max(num("states"), 1)
+        wrong = num("slower") + num("faster")
+        row("kerntime ab A/A suite: false slower/faster", f"{wrong:g} of {states:g}",
+            "<= 1 %", wrong <= 0.01 * states)
+        row("kerntime ab A/A suite: inconclusive", f"{num('inconclusive'):g} of {states:g}",
+            "<= 5 %", num("inconclusive") <= 0.05 * states)
+        row("kerntime ab A/A suite wall (median s)", f["suite_s"])
+    elif bench == "ab_cli_detect":
+        row(f"kerntime ab: {f['spin_us']} us spin +1 % at ±0.5 % called slower",
+            f"{f['slower']} of {f['runs']}", ">= 95 %",
+            num("runs") > 0 and num("slower") >= 0.95 * num("runs"))
     elif bench == "session_back_to_back":
         row(f"back-to-back empty kernel GPU us / host us per launch ({f['cupti']})",
             f"{num('gpu_us_per_kernel'):.4g} / {num('host_us_per_launch'):.3g}")

@@ -8,14 +8,8 @@
 #    AB_SPIN_SCALE=1.01 as B (a change of exactly 1 %), DETECT_RUNS times each (default 10), at a
 #    ±0.5 % band: how often it is called slower.
 # Logs and JSON under $OUT; a short table last. It changes no setting of the card.
-set -u -o pipefail
-build=$(cd "${1:-build}" && pwd) || { echo "no build folder ${1:-build}" >&2; exit 2; }
-OUT=${OUT:-./out}
-mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-kerntime="$build/kerntime"
+source "$(dirname "$0")/setup.sh"
 spin="$build/bench/bench_ab_spin"
-export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64"
 started=$(date +%s)
 
 for i in $(seq 1 "${AA_RUNS:-5}"); do
@@ -60,6 +54,13 @@ for d in (20, 200):
     rows = [r for r in verdicts("detect_*.json") if r["state_name"] == f"spin/duration_us={d}"]
     print(f"| {d} µs vs {d * 1.01:g} µs, ±0.5 % | {len(rows)} | {count(rows,'slower')} | "
           f"{count(rows,'faster')} | {count(rows,'same')} | {count(rows,'inconclusive')} |")
+walls = sorted(t[0] for t in times)
+print(f"RESULT ab_cli_aa states={len(aa)} slower={count(aa,'slower')} faster={count(aa,'faster')} "
+      f"same={count(aa,'same')} inconclusive={count(aa,'inconclusive')} "
+      f"suite_s={walls[len(walls) // 2] if walls else float('nan'):.1f}")
+for d in (20, 200):
+    rows = [r for r in verdicts("detect_*.json") if r["state_name"] == f"spin/duration_us={d}"]
+    print(f"RESULT ab_cli_detect spin_us={d} runs={len(rows)} slower={count(rows,'slower')}")
 for wall, med, p90, settled, settled_p90 in times:
     print(f"A/A run: {wall:.1f} s for the suite; a state's trials {med:.2f} s median, "
           f"{p90:.2f} s p90; settled {settled:.1f} s (median), {settled_p90:.1f} s (p90) into it")

@@ -13,8 +13,9 @@ placeholders (`tests/fuzz/corpus/<target>/`), which these rules would report. Ru
 import pathlib
 import re
 import sys
-import tempfile
 import unittest
+
+from scratch_tree import scratch_tree
 
 DOCUMENT = "docs/architecture.md"
 TOP_FOLDERS = ("src", "include", "tests", "python", "bench", "suite", "scripts", "docs",
@@ -115,23 +116,19 @@ class docs(unittest.TestCase):
         self.assertEqual(violations(root), [])
 
     def test_a_missing_path_and_a_folder_without_its_row_are_found(self):
-        with tempfile.TemporaryDirectory() as folder:
-            root = pathlib.Path(folder)
-            for name in ("docs", "src/cli", "src/stats", "src/energy", "include/kerntime"):
-                (root / name).mkdir(parents=True)
-            for name in ("src/cli/run.cpp", "src/cli/run.hpp", "include/kerntime/api.hpp",
-                         "docs/stats.md"):
-                (root / name).write_text("")
-            (root / "src/CMakeLists.txt").write_text(
-                "add_subdirectory(cli)\nadd_subdirectory(energy)\nadd_subdirectory(stats)\n")
-            (root / DOCUMENT).write_text(
+        with scratch_tree({
+            "src/cli/run.cpp": "", "src/cli/run.hpp": "", "include/kerntime/api.hpp": "",
+            "docs/stats.md": "",
+            "src/CMakeLists.txt":
+                "add_subdirectory(cli)\nadd_subdirectory(energy)\nadd_subdirectory(stats)\n",
+            DOCUMENT:
                 "| folder | stage |\n|---|---|\n"
                 "| `src/cli/` | runs (`src/cli/*.cpp`, `src/cli/run.{hpp,cpp}`, `run.cpp`) |\n"
                 "| `src/stats/` | statistics (`kerntime/api.hpp`; [stats.md](stats.md)) |\n\n"
                 "Gone: `src/cli/gone.cpp:12`, `src/cli/{run,lost}.hpp`, `src/nowhere/*.cpp`,\n"
-                "`kerntime/gone.hpp`, `gone.cpp`, [gone.md](gone.md#top).\n")
-            found = violations(root)
-            self.assertEqual(found, [
+                "`kerntime/gone.hpp`, `gone.cpp`, [gone.md](gone.md#top).\n",
+        }, folders=("src/stats", "src/energy")) as root:
+            self.assertEqual(violations(root), [
                 "docs/architecture.md cites src/cli/gone.cpp, which does not exist",
                 "docs/architecture.md cites src/cli/lost.hpp, which does not exist",
                 "docs/architecture.md cites src/nowhere/*.cpp, which does not exist",
@@ -142,16 +139,12 @@ class docs(unittest.TestCase):
             ])
 
     def test_rows_out_of_the_pipeline_order_are_found(self):
-        with tempfile.TemporaryDirectory() as folder:
-            root = pathlib.Path(folder)
-            for name in ("docs", "src/cli", "src/stats"):
-                (root / name).mkdir(parents=True)
-            (root / "src/CMakeLists.txt").write_text(
-                "add_subdirectory(cli)\nadd_subdirectory(stats)\n")
-            (root / DOCUMENT).write_text("| `src/stats/` | statistics |\n| `src/cli/` | runs |\n")
+        with scratch_tree({
+            "src/CMakeLists.txt": "add_subdirectory(cli)\nadd_subdirectory(stats)\n",
+            DOCUMENT: "| `src/stats/` | statistics |\n| `src/cli/` | runs |\n",
+        }, folders=("src/cli", "src/stats")) as root:
             self.assertEqual(violations(root), ["docs/architecture.md lists the stages as stats, "
                                                 "cli; src/CMakeLists.txt has cli, stats"])
-
 
 if __name__ == "__main__":
     if len(sys.argv) == 2 and not sys.argv[1].startswith("-"):

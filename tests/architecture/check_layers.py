@@ -8,8 +8,9 @@ bundled suite uses only the public API, and bench/ never reaches into tests/. Ru
 import pathlib
 import re
 import sys
-import tempfile
 import unittest
+
+from scratch_tree import scratch_tree
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 SUBDIRECTORY = re.compile(r"^\s*add_subdirectory\((\w+)\)", re.MULTILINE)
@@ -107,37 +108,31 @@ class layers(unittest.TestCase):
         self.assertEqual(violations(root), [])
 
     def test_an_include_of_a_higher_folder_is_found(self):
-        with tempfile.TemporaryDirectory() as folder:
-            root = pathlib.Path(folder)
-            for name in ("include/kerntime", "suite", "bench", "src/cli", "src/stats"):
-                (root / name).mkdir(parents=True)
-            (root / "src/CMakeLists.txt").write_text("add_subdirectory(cli)\nadd_subdirectory(stats)\n")
-            (root / "src/cli/run.cpp").write_text('#include "stats/mean.hpp"\n')
-            (root / "src/stats/mean.cpp").write_text('#include "cli/run.hpp"\n')
-            (root / "include/kerntime/api.hpp").write_text('#include "stats/mean.hpp"\n')
-            (root / "suite/copy.cu").write_text('#include "cli/run.hpp"\n#include "local.hpp"\n')
-            (root / "bench/CMakeLists.txt").write_text('add_subdirectory(../tests/gpu)\n')
+        with scratch_tree({
+            "src/CMakeLists.txt": "add_subdirectory(cli)\nadd_subdirectory(stats)\n",
+            "src/cli/run.cpp": '#include "stats/mean.hpp"\n',
+            "src/stats/mean.cpp": '#include "cli/run.hpp"\n',
+            "include/kerntime/api.hpp": '#include "stats/mean.hpp"\n',
+            "suite/copy.cu": '#include "cli/run.hpp"\n#include "local.hpp"\n',
+            "bench/CMakeLists.txt": "add_subdirectory(../tests/gpu)\n",
+        }) as root:
             found = violations(root)
             self.assertEqual(len(found), 5, found)
             self.assertIn("src/stats/mean.cpp includes cli/run.hpp", found[0])
             self.assertIn("include/kerntime/api.hpp has no stage", found[1])
 
     def test_a_public_header_of_a_higher_stage_is_found(self):
-        with tempfile.TemporaryDirectory() as folder:
-            root = pathlib.Path(folder)
-            for name in ("include/kerntime", "suite", "bench", "src/report", "src/result"):
-                (root / name).mkdir(parents=True)
-            (root / "src/CMakeLists.txt").write_text(
-                "add_subdirectory(report)\nadd_subdirectory(result)\n")
-            (root / "include/kerntime/report.hpp").write_text('#include "kerntime/result.hpp"\n')
-            (root / "include/kerntime/result.hpp").write_text('#include "kerntime/report.hpp"\n')
-            (root / "src/result/names.cpp").write_text('#include "kerntime/report.hpp"\n')
-            (root / "src/report/writer.cpp").write_text('#include "kerntime/result.hpp"\n')
+        with scratch_tree({
+            "src/CMakeLists.txt": "add_subdirectory(report)\nadd_subdirectory(result)\n",
+            "include/kerntime/report.hpp": '#include "kerntime/result.hpp"\n',
+            "include/kerntime/result.hpp": '#include "kerntime/report.hpp"\n',
+            "src/result/names.cpp": '#include "kerntime/report.hpp"\n',
+            "src/report/writer.cpp": '#include "kerntime/result.hpp"\n',
+        }, folders=("suite", "bench")) as root:
             found = violations(root)
             self.assertEqual(len(found), 2, found)
             self.assertIn("src/result/names.cpp includes kerntime/report.hpp", found[0])
             self.assertIn("include/kerntime/result.hpp includes kerntime/report.hpp", found[1])
-
 
 if __name__ == "__main__":
     if len(sys.argv) == 2 and not sys.argv[1].startswith("-"):

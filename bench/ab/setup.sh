@@ -1,0 +1,9 @@
+# Sourced by the kerntime ab benchmarks: the build folder (their first argument, default build)
+# as $build, the kerntime program in it as $kerntime, and $OUT (default ./out) made and absolute.
+set -u -o pipefail
+build=$(cd "${1:-build}" && pwd) || { echo "no build folder ${1:-build}" >&2; exit 2; }
+OUT=${OUT:-./out}
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+kerntime="$build/kerntime"
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64"
