@@ -12,10 +12,9 @@ placeholders (`tests/fuzz/corpus/<target>/`), which these rules would report. Ru
 
 import pathlib
 import re
-import sys
 import unittest
 
-from scratch_tree import scratch_tree
+from check_support import main, scratch_tree
 
 DOCUMENT = "docs/architecture.md"
 TOP_FOLDERS = ("src", "include", "tests", "python", "bench", "suite", "scripts", "docs",
@@ -147,8 +146,4 @@ class docs(unittest.TestCase):
                                                 "cli; src/CMakeLists.txt has cli, stats"])
 
 if __name__ == "__main__":
-    if len(sys.argv) == 2 and not sys.argv[1].startswith("-"):
-        problems = violations(pathlib.Path(sys.argv[1]))
-        print("\n".join(problems) or "no violations")
-        sys.exit(1 if problems else 0)
-    unittest.main()
+    main(violations)

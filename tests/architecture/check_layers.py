@@ -7,10 +7,9 @@ bundled suite uses only the public API, and bench/ never reaches into tests/. Ru
 
 import pathlib
 import re
-import sys
 import unittest
 
-from scratch_tree import scratch_tree
+from check_support import main, scratch_tree
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 SUBDIRECTORY = re.compile(r"^\s*add_subdirectory\((\w+)\)", re.MULTILINE)
@@ -135,8 +134,4 @@ class layers(unittest.TestCase):
             self.assertIn("include/kerntime/result.hpp includes kerntime/report.hpp", found[1])
 
 if __name__ == "__main__":
-    if len(sys.argv) == 2 and not sys.argv[1].startswith("-"):
-        problems = violations(pathlib.Path(sys.argv[1]))
-        print("\n".join(problems) or "no violations")
-        sys.exit(1 if problems else 0)
-    unittest.main()
+    main(violations)
