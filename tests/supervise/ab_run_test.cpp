@@ -87,6 +87,7 @@ std::size_t rounds_of(const outcome& o) {
 
 TEST(ab_run, several_device_pairs_share_the_states_and_each_decides) {
   std::vector<std::string> names;
+  names.reserve(8);
   for (int i = 0; i < 8; ++i) {
     names.push_back("ok/s" + std::to_string(i));
   }
