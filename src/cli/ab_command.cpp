@@ -308,7 +308,8 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
                 "state's buffers land somewhere new each time; off: where the allocator puts them")
       ->capture_default_str();
   ab.add_option("--max-time", flags.max_time_s,
-                "Seconds per state after which no block starts; then inconclusive")
+                "Seconds of a state's own trials (over all rounds) after which it runs in no "
+                "more rounds; then inconclusive")
       ->capture_default_str();
   ab.add_option("--state-timeout", flags.state_timeout_s,
                 "Seconds one trial may run before its worker is killed and the state recorded as "
