@@ -52,6 +52,10 @@ template <typename T>
 [[nodiscard]] std::optional<T> read_added_later(json_value j, const char* key) {
   return has_field(j, key) ? read_optional<T>(j, key) : std::nullopt;
 }
+// A block (an object) added likewise: empty in a file written before it.
+[[nodiscard]] inline std::optional<json_value> block_added_later(json_value j, const char* key) {
+  return has_field(j, key) ? std::optional(field(j, key)) : std::nullopt;
+}
 
 // An enum written as its name, parsed by `parse`; refused naming the text and the key.
 template <typename Enum>

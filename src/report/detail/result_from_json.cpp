@@ -136,7 +136,8 @@ trial_result trial_of(json_value j) {
 // protocol and the trials.
 stopping_summary stopping_of(json_value j, const measurement_result& r) {
   stopping_summary s;
-  if (!has_field(j, "stopping")) {
+  const auto k = block_added_later(j, "stopping");
+  if (!k) {
     s.warmup_iterations = r.protocol_used.warmup;
     s.trials = static_cast<int>(r.trials.size());
     const detail::median_precision precision = detail::precision_of(r.trials_summary.medians);
@@ -144,27 +145,27 @@ stopping_summary stopping_of(json_value j, const measurement_result& r) {
     s.half_width = precision.half_width;
     return s;
   }
-  json_value k = field(j, "stopping");
-  s.trials = read<int>(k, "trials");
-  s.reason = read_enum(k, "stopped_because", parse_stop_reason);
-  if (json_value interval = field(k, "median_interval"); !interval.is_null()) {
+  s.trials = read<int>(*k, "trials");
+  s.reason = read_enum(*k, "stopped_because", parse_stop_reason);
+  if (json_value interval = field(*k, "median_interval"); !interval.is_null()) {
     s.median_interval =
         confidence_interval{read<double>(interval, "low_ns"), read<double>(interval, "high_ns"),
                             read<double>(interval, "confidence")};
   }
-  s.half_width = read_optional<double>(k, "half_width");
-  s.warmup_iterations = read<int>(k, "warmup_iterations");
-  s.warmup_settled = read<bool>(k, "warmup_settled");
+  s.half_width = read_optional<double>(*k, "half_width");
+  s.warmup_iterations = read<int>(*k, "warmup_iterations");
+  s.warmup_settled = read<bool>(*k, "warmup_settled");
   return s;
 }
 
 // A file from before the work was judged has no "work": nothing was judged then (all zero).
 work_behaviour work_of(json_value result) {
   work_behaviour w;
-  if (!has_field(result, "work")) {
+  const auto block = block_added_later(result, "work");
+  if (!block) {
     return w;
   }
-  json_value j = field(result, "work");
+  const json_value j = *block;
   w.synchronizing_iterations = read<int>(j, "synchronizing_iterations");
   w.synchronizing_calls = read<std::vector<std::string>>(j, "synchronizing_calls");
   w.host_gap_iterations = read<int>(j, "host_gap_iterations");
@@ -180,12 +181,10 @@ work_behaviour work_of(json_value result) {
 // A file from before the phases were timed has none: all zero.
 host_phases host_phases_of(json_value result) {
   host_phases p;
-  if (!has_field(result, "host_phases_seconds")) {
-    return p;
-  }
-  json_value j = field(result, "host_phases_seconds");
-  for (const auto& [name, field] : host_phase_names) {
-    p.*field = read<double>(j, std::string(name).c_str());
+  if (const auto j = block_added_later(result, "host_phases_seconds")) {
+    for (const auto& [name, field] : host_phase_names) {
+      p.*field = read<double>(*j, std::string(name).c_str());
+    }
   }
   return p;
 }
@@ -193,11 +192,12 @@ host_phases host_phases_of(json_value result) {
 // A file from before energy was read has none: unavailable, and why.
 energy_summary energy_of(json_value result) {
   energy_summary e;
-  if (!has_field(result, "energy")) {
+  const auto block = block_added_later(result, "energy");
+  if (!block) {
     e.unavailable_reason = "not recorded (the file was written before kerntime read energy)";
     return e;
   }
-  json_value j = field(result, "energy");
+  const json_value j = *block;
   e.available = read<bool>(j, "available");
   e.unavailable_reason = read<std::string>(j, "unavailable_reason");
   e.joules_per_iteration = read_optional<double>(j, "joules_per_iteration");
@@ -242,10 +242,11 @@ counters_derived counters_derived_of(json_value j, const std::map<std::string, d
 // block holds its status alone, an unavailable one its reason too.
 counters_summary counters_of(json_value result) {
   counters_summary c;
-  if (!has_field(result, "counters")) {
+  const auto block = block_added_later(result, "counters");
+  if (!block) {
     return c;
   }
-  json_value j = field(result, "counters");
+  const json_value j = *block;
   c.status = read_enum(j, "status", parse_counters_status);
   if (c.status == counters_status::not_requested) {
     return c;
