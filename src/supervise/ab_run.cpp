@@ -448,6 +448,7 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
     }
     pair.end_round();
   };
+  std::size_t rounds = 0;
   while (!open.empty()) {
     const auto shares = share_out(open, pairs);
     if (shares.empty()) {
@@ -462,6 +463,14 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
       t.join();
     }
     std::erase_if(open, [&](std::size_t i) { return finished[i]; });
+    ++rounds;
+    if (settings.progress != nullptr && !open.empty()) {
+      *settings.progress << fmt::format("round {} done after {:.1f} s: {} of {} state{} still "
+                                        "undecided\n",
+                                        rounds, seconds_since(run_start), open.size(),
+                                        states.size(), states.size() == 1 ? "" : "s")
+                         << std::flush;
+    }
   }
   std::string why;
   for (auto& pair : pairs) {

@@ -132,6 +132,22 @@ TEST(ab_run, a_state_that_decides_leaves_the_rounds_and_the_others_go_on) {
   EXPECT_EQ(o.summary.workers_started, 2 * 6); // a fresh pair for each of the six rounds
 }
 
+TEST(ab_run, a_terminal_sees_each_round_and_each_decided_state) {
+  const std::vector<std::string> names{"ok/a"};
+  ab_run_settings settings;
+  settings.pairs = {pair_on(0, names)};
+  settings.min_rounds = 3;
+  std::ostringstream progress;
+  settings.progress = &progress;
+  (void)run_ab(states_named(names), settings);
+  const std::string text = progress.str();
+  EXPECT_NE(text.find("round 1 done after"), std::string::npos) << text;
+  EXPECT_NE(text.find("1 of 1 state still undecided"), std::string::npos) << text;
+  EXPECT_NE(text.find("[1/1] ok/a: same"), std::string::npos) << text;
+  EXPECT_NE(text.find("after 3 process pairs"), std::string::npos) << text;
+  EXPECT_EQ(text.find("round 3 done"), std::string::npos) << text; // nothing left to say
+}
+
 TEST(ab_run, kept_workers_read_every_block_as_an_observation) {
   const std::vector<std::string> names{"ok/a", "ok/b"};
   const auto o = run_with(names, {pair_on(0, names, 1.05)}, 3, 40, true);
