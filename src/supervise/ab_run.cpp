@@ -5,7 +5,6 @@
 #include <chrono>
 #include <csignal>
 #include <deque>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <ostream>
@@ -254,14 +253,12 @@ public:
       }
     }
     o.seconds += seconds_since(start);
-    if (settings_.keep_workers) {
-      ++kept_rounds_[&o];
-    } else {
+    ++o.rounds;
+    if (!settings_.keep_workers) {
       o.process_pairs.push_back(blocks);
     }
-    const std::size_t rounds = settings_.keep_workers ? kept_rounds_[&o] : o.process_pairs.size();
     std::optional<ab_end> end;
-    if (rounds >= settings_.min_rounds &&
+    if (o.rounds >= settings_.min_rounds &&
         read_ab(trials_of(o), settings_.options).decision != ab_decision::undecided) {
       end = ab_end::decided;
     } else if (o.a.size() >= settings_.max_pairs) {
@@ -363,7 +360,6 @@ private:
   supervision_summary summary_;
   int failed_starts_ = 0;
   std::string last_start_problem_;
-  std::map<const ab_state_outcome*, std::size_t> kept_rounds_; // rounds run with kept workers
 };
 
 std::string progress_line(const ab_state_outcome& o, std::size_t done, std::size_t total) {

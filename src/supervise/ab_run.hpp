@@ -63,7 +63,8 @@ struct ab_state_outcome {
   ab_state state;
   std::vector<benchmark_run> a; // each preparation's record, in the order it ran
   std::vector<benchmark_run> b;
-  std::vector<std::size_t> process_pairs;     // the blocks each round ran, in order
+  std::size_t rounds = 0;                     // the rounds it ran in
+  std::vector<std::size_t> process_pairs;     // the blocks each round ran (fresh pairs only)
   std::optional<state_comparison> comparison; // both sides measured at least one block
   // Set when a side failed or skipped the state: "A: crashed: signal 11 (SIGSEGV)".
   std::string failure;

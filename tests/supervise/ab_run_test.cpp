@@ -156,6 +156,7 @@ TEST(ab_run, kept_workers_read_every_block_as_an_observation) {
     EXPECT_EQ(s.comparison->outcome, verdict::slower);
     EXPECT_EQ(s.comparison->unit, "blocks");
     EXPECT_TRUE(s.process_pairs.empty());
+    EXPECT_EQ(s.rounds, 3U);
     EXPECT_EQ(s.a.size(), 6U);
   }
   EXPECT_EQ(o.summary.workers_started, 2); // one pair for the whole run
