@@ -290,8 +290,8 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
                 "The chance that a state's interval ever misses its ratio, over all its looks")
       ->capture_default_str();
   ab.add_option("--max-pairs", flags.max_pairs,
-                "The most A-B pairs of trials per state (two per A B B A block); then "
-                "inconclusive, with the interval reached")
+                "The most A-B pairs of trials per state (two per A B B A block; a multiple of "
+                "--pairs-per-round); then inconclusive, with the interval reached")
       ->capture_default_str();
   ab.add_option("--pairs-per-round", flags.pairs_per_round,
                 "A-B pairs of trials of each undecided state per round; every round is a fresh "
@@ -353,18 +353,19 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   options.threshold = threshold_flag(flags.threshold);
   options.alpha = flags.alpha;
   check_ab_options(options);
-  if (flags.max_pairs < 2) {
+  if (flags.pairs_per_round < 2 || flags.pairs_per_round % 2 != 0) {
     throw invalid_argument(
-        fmt::format("--max-pairs {}: a block of A B B A is two pairs, so give "
-                    "at least 2 (the interval needs three rounds: 6 at --pairs-per-round 2)",
-                    flags.max_pairs));
+        fmt::format("--pairs-per-round {}: give an even number, whole blocks of A B B A, e.g. "
+                    "--pairs-per-round 2",
+                    flags.pairs_per_round));
   }
-  if (flags.pairs_per_round < 2 || flags.pairs_per_round % 2 != 0 ||
-      flags.pairs_per_round > flags.max_pairs) {
-    throw invalid_argument(fmt::format(
-        "--pairs-per-round {}: give an even number from 2 to --max-pairs ({}), whole blocks of "
-        "A B B A, e.g. --pairs-per-round 2",
-        flags.pairs_per_round, flags.max_pairs));
+  if (flags.max_pairs < flags.pairs_per_round || flags.max_pairs % flags.pairs_per_round != 0) {
+    throw invalid_argument(
+        fmt::format("--max-pairs {}: give a multiple of --pairs-per-round ({}), whole rounds, e.g. "
+                    "--max-pairs {}",
+                    flags.max_pairs, flags.pairs_per_round,
+                    std::max(flags.pairs_per_round,
+                             flags.max_pairs / flags.pairs_per_round * flags.pairs_per_round)));
   }
   if (flags.min_rounds < 0 || flags.min_rounds * flags.pairs_per_round > flags.max_pairs) {
     throw invalid_argument(fmt::format(

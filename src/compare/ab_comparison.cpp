@@ -111,9 +111,12 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
   };
   const sequential_ratio time = sequence_of(time_blocks);
   reading.time = time.interval();
-  reading.decision = decide(reading.time, options.threshold);
+  const bool enough = reading.time.blocks >= options.min_observations;
+  reading.decision = enough ? decide(reading.time, options.threshold) : ab_decision::undecided;
   if (reading.decision == ab_decision::undecided) {
-    reading.observations_needed = time.observations_to_decide(options.threshold);
+    if (const auto needed = time.observations_to_decide(options.threshold)) {
+      reading.observations_needed = std::max(*needed, options.min_observations);
+    }
   }
   if (clocked && blocks > 0) {
     reading.cycles = sequence_of(cycle_blocks).interval();
@@ -155,8 +158,15 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
   if (s.timer_resolution_ns > 0 && s.base_ns > 0) {
     s.change_in_steps = (s.new_ns - s.base_ns) / s.timer_resolution_ns;
   }
+  const bool enough = observations >= options.min_observations;
   const ab_decision decision =
-      end == ab_end::decided ? reading.decision : conclude(reading.time, options.threshold);
+      !enough
+          ? ab_decision::inconclusive
+          : (end == ab_end::decided ? reading.decision : conclude(reading.time, options.threshold));
+  if (!enough) {
+    s.notes.push_back(fmt::format("{} {}: a verdict needs {} at least", observations, s.unit,
+                                  options.min_observations));
+  }
   s.outcome = verdict_of_decision(decision);
   if (s.outcome == verdict::inconclusive && reading.observations_needed) {
     s.units_needed = static_cast<int>(*reading.observations_needed);

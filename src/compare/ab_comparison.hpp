@@ -17,6 +17,8 @@ namespace kerntime::detail {
 struct ab_options {
   double threshold = default_band; // B/A within ±threshold is "same"
   double alpha = default_alpha;    // the chance the interval ever misses the ratio
+  // No verdict but inconclusive from fewer observations (kerntime ab's --min-rounds).
+  std::size_t min_observations = 0;
 };
 
 // Throws kerntime::invalid_argument, saying what to pass instead, when the threshold or alpha is
@@ -41,7 +43,7 @@ struct ab_trials {
 struct ab_reading {
   std::size_t blocks = 0;                        // complete blocks of A B B A read
   ab_interval time;                              // time.blocks: the observations
-  ab_decision decision = ab_decision::undecided; // of `time` against the band
+  ab_decision decision = ab_decision::undecided; // of `time` against the band, from the minimum
   std::optional<ab_interval> cycles;
   double timer_step_fraction = 0; // the coarser side's step over the median of all trials
   // While undecided: how many observations in all would decide if the ratio and the spread

@@ -2,6 +2,7 @@
 
 #include <poll.h>
 
+#include <barrier>
 #include <chrono>
 #include <csignal>
 #include <deque>
@@ -215,14 +216,22 @@ ab_trials trials_of(const ab_state_outcome& o) {
   return t;
 }
 
+// What one round did to a state.
+enum class round_outcome { more, finished, no_worker };
+
 // A worker that cannot start this often in a row gives its device up.
 constexpr int start_attempts = 2;
 
 class pair_runner {
 public:
-  pair_runner(const ab_pair_slot& slot, const ab_run_settings& settings)
-      : slot_(slot), settings_(settings), a_(slot.a, slot.label + ", A"),
-        b_(slot.b, slot.label + ", B") {}
+  pair_runner(const ab_pair_slot& slot, const ab_run_settings& settings, std::mutex& output)
+      : slot_(slot), settings_(settings), options_(settings.options), output_(output),
+        a_(slot.a, slot.label + ", A"), b_(slot.b, slot.label + ", B") {
+    // An observation is a round's process pair, or with kept workers a block.
+    options_.min_observations =
+        settings.min_rounds *
+        (settings.keep_workers ? std::max<std::size_t>(1, settings.pairs_per_round / 2) : 1);
+  }
 
   [[nodiscard]] bool given_up() const { return failed_starts_ >= start_attempts; }
   [[nodiscard]] const std::string& given_up_because() const { return last_start_problem_; }
@@ -234,22 +243,23 @@ public:
     b_.launch(summary_);
   }
 
-  // Runs this round's blocks of one state; true when the state is finished (decided, at a limit,
-  // failed or skipped), its comparison made when both sides measured it.
-  bool run_round(ab_state_outcome& o) {
+  // Runs this round's blocks of one state: `finished` when the state is decided, at a limit,
+  // failed or skipped (its comparison made when both sides measured it), `no_worker` when a
+  // side's worker did not start (the state is untouched: another round runs it, maybe on another
+  // device).
+  round_outcome run_round(ab_state_outcome& o) {
     for (const ab_side which : {ab_side::a, ab_side::b}) {
-      if (!start(o, which)) {
-        return true;
+      if (!start(which).empty()) {
+        return round_outcome::no_worker;
       }
     }
     const auto start = clock_type::now();
-    const std::size_t pairs_left = settings_.max_pairs - o.a.size(); // a pair: one trial of A
-    const std::size_t blocks = std::max<std::size_t>(
-        1, std::min(settings_.pairs_per_round, pairs_left) / (trials_per_block / 2));
+    // Whole rounds up to --max-pairs (run_ab checked that they divide it).
+    const std::size_t blocks = settings_.pairs_per_round / (trials_per_block / 2);
     for (std::size_t k = 0; k < blocks * trials_per_block; ++k) {
       if (!run_trial(o, side_of_trial(trial_order::balanced, k))) {
         o.seconds += seconds_since(start);
-        return true;
+        return round_outcome::finished;
       }
     }
     o.seconds += seconds_since(start);
@@ -258,8 +268,7 @@ public:
       o.process_pairs.push_back(blocks);
     }
     std::optional<ab_end> end;
-    if (o.rounds >= settings_.min_rounds &&
-        read_ab(trials_of(o), settings_.options).decision != ab_decision::undecided) {
+    if (read_ab(trials_of(o), options_).decision != ab_decision::undecided) {
       end = ab_end::decided;
     } else if (o.a.size() >= settings_.max_pairs) {
       end = ab_end::max_pairs;
@@ -267,9 +276,9 @@ public:
       end = ab_end::max_time;
     }
     if (end) {
-      o.comparison = compare_ab_state(o.state.name, trials_of(o), settings_.options, *end);
+      o.comparison = compare_ab_state(o.state.name, trials_of(o), options_, *end);
     }
-    return end.has_value();
+    return end ? round_outcome::finished : round_outcome::more;
   }
 
   // The round is over: the next one runs in a fresh process pair, unless workers are kept.
@@ -289,34 +298,37 @@ public:
 private:
   void event(const std::string& line) const {
     if (settings_.events != nullptr) {
+      const std::lock_guard guard(output_);
       *settings_.events << "kerntime: " << line << '\n' << std::flush;
     }
   }
 
-  // Makes sure one side's worker is ready; false when it could not start (the state's failure
-  // is recorded).
-  bool start(ab_state_outcome& o, ab_side which) {
+  // Makes sure one side's worker is ready; empty when it is, else why not (said as an event, and
+  // counted towards giving the device up).
+  std::string start(ab_side which) {
     side_worker& worker = which == ab_side::a ? a_ : b_;
     if (const std::string problem = worker.ensure_started(settings_.start_timeout_s, summary_);
         !problem.empty()) {
       ++failed_starts_;
       last_start_problem_ = fmt::format("{}'s worker on {} did not start: {}",
                                         which == ab_side::a ? "A" : "B", slot_.label, problem);
-      o.failure = last_start_problem_;
-      o.failure_kind = error_kind::device_unavailable;
-      o.failed_side = which;
-      event(o.failure);
-      return false;
+      event(last_start_problem_);
+      return last_start_problem_;
     }
     failed_starts_ = 0;
-    return true;
+    return "";
   }
 
   // One trial of one side; false when the state cannot go on (the failure is recorded).
   bool run_trial(ab_state_outcome& o, ab_side which) {
     side_worker& worker = which == ab_side::a ? a_ : b_;
     const char* side_name = which == ab_side::a ? "A" : "B";
-    if (!start(o, which)) { // a worker that faulted in this round starts afresh
+    // A worker that faulted on an earlier state of this round starts afresh; one that does not
+    // start now fails the state, whose block is begun.
+    if (std::string problem = start(which); !problem.empty()) {
+      o.failure = std::move(problem);
+      o.failure_kind = error_kind::device_unavailable;
+      o.failed_side = which;
       return false;
     }
     trial_answer answer = worker.trial(which == ab_side::a ? o.state.a_index : o.state.b_index,
@@ -355,6 +367,8 @@ private:
 
   const ab_pair_slot& slot_;
   const ab_run_settings& settings_;
+  ab_options options_; // the settings' own, with the minimum of observations --min-rounds makes
+  std::mutex& output_; // the events and progress streams, shared by the device pairs
   side_worker a_;
   side_worker b_;
   supervision_summary summary_;
@@ -404,6 +418,12 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
   if (settings.pairs.empty()) {
     throw invalid_argument("run_ab needs at least one device with a worker per side");
   }
+  if (settings.pairs_per_round < 2 || settings.pairs_per_round % 2 != 0 ||
+      settings.max_pairs % settings.pairs_per_round != 0) {
+    throw invalid_argument(fmt::format("run_ab needs an even number of pairs per round ({}) that "
+                                       "divides the most pairs ({})",
+                                       settings.pairs_per_round, settings.max_pairs));
+  }
   // A pipe to a dead worker must fail a write, not end the supervisor.
   const auto previous = std::signal(SIGPIPE, SIG_IGN);
   const auto run_start = clock_type::now();
@@ -413,15 +433,16 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
     outcomes[i].state = states[i];
     open.push_back(i);
   }
+  std::mutex output_lock;
   std::vector<std::unique_ptr<pair_runner>> pairs;
   for (const auto& slot : settings.pairs) {
-    pairs.push_back(std::make_unique<pair_runner>(slot, settings));
+    pairs.push_back(std::make_unique<pair_runner>(slot, settings, output_lock));
   }
-  std::mutex lock;
   std::size_t done = 0;
   std::vector<bool> finished(states.size(), false);
   // One round: each device pair starts a fresh process pair and runs its share of the open
-  // states, the pairs in parallel; the round ends when all have.
+  // states, the pairs in parallel on threads of their own that live for the whole run (a worker
+  // dies with the thread that started it: PR_SET_PDEATHSIG); the round ends when all have.
   const auto run_share = [&](pair_runner& pair, const std::vector<std::size_t>& share) {
     if (share.empty()) {
       return;
@@ -431,33 +452,36 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
       if (pair.given_up()) {
         break; // its states go to a live pair next round
       }
-      if (!pair.run_round(outcomes[i])) {
+      ab_state_outcome& o = outcomes[i];
+      round_outcome outcome = round_outcome::finished;
+      try {
+        outcome = pair.run_round(o);
+      } catch (const error& e) { // e.g. a preparation whose median is no positive time
+        o.failure = fmt::format("not compared: {}", e.what());
+        o.failure_kind = error_kind::other;
+        o.comparison.reset();
+      }
+      if (outcome == round_outcome::no_worker) {
+        break; // this device's round is over; its states run again next round, maybe elsewhere
+      }
+      if (outcome == round_outcome::more) {
         continue;
       }
-      const std::lock_guard guard(lock);
+      const std::lock_guard guard(output_lock);
       finished[i] = true;
-      outcomes[i].finished_after_s = seconds_since(run_start);
+      o.finished_after_s = seconds_since(run_start);
       ++done;
       if (settings.progress != nullptr) {
-        *settings.progress << progress_line(outcomes[i], done, states.size()) << '\n' << std::flush;
+        *settings.progress << progress_line(o, done, states.size()) << '\n' << std::flush;
       }
     }
     pair.end_round();
   };
   std::size_t rounds = 0;
-  while (!open.empty()) {
-    const auto shares = share_out(open, pairs);
-    if (shares.empty()) {
-      break;
-    }
-    std::vector<std::thread> others;
-    for (std::size_t p = 1; p < pairs.size(); ++p) {
-      others.emplace_back(run_share, std::ref(*pairs[p]), std::cref(shares[p]));
-    }
-    run_share(*pairs.front(), shares.front());
-    for (auto& t : others) {
-      t.join();
-    }
+  std::vector<std::vector<std::size_t>> shares = share_out(open, pairs);
+  bool over = shares.empty();
+  // Runs once per round, on one thread, while the others wait: what is left, and who runs it.
+  const auto next_round = [&]() noexcept {
     std::erase_if(open, [&](std::size_t i) { return finished[i]; });
     ++rounds;
     if (settings.progress != nullptr && !open.empty()) {
@@ -467,6 +491,24 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
                                         states.size(), states.size() == 1 ? "" : "s")
                          << std::flush;
     }
+    shares = open.empty() ? std::vector<std::vector<std::size_t>>{} : share_out(open, pairs);
+    over = shares.empty();
+  };
+  std::barrier round_end(static_cast<std::ptrdiff_t>(pairs.size()), next_round);
+  const auto serve = [&](std::size_t p) {
+    while (!over) {
+      run_share(*pairs[p], shares[p]);
+      round_end.arrive_and_wait();
+    }
+    pairs[p]->stop();
+  };
+  std::vector<std::thread> others;
+  for (std::size_t p = 1; p < pairs.size(); ++p) {
+    others.emplace_back(serve, p);
+  }
+  serve(0);
+  for (auto& t : others) {
+    t.join();
   }
   std::string why;
   for (auto& pair : pairs) {

@@ -135,6 +135,22 @@ TEST(ab_comparison, a_limit_before_three_blocks_is_inconclusive_and_says_so) {
   EXPECT_FALSE(s.units_needed); // two blocks say nothing of the spread
 }
 
+TEST(ab_comparison, fewer_observations_than_the_minimum_give_no_verdict) {
+  const ab_fixture f(5, 1000, 1030);
+  ab_options options;
+  options.min_observations = 6;
+  EXPECT_EQ(read_ab(f.trials(), options).decision, ab_decision::undecided);
+  for (const ab_end end : {ab_end::decided, ab_end::max_time}) {
+    const auto s = compare_ab_state("copy", f.trials(), options, end);
+    EXPECT_EQ(s.outcome, verdict::inconclusive);
+    EXPECT_FALSE(s.regression);
+    EXPECT_TRUE(has_note(s, "5 blocks: a verdict needs 6 at least"));
+  }
+  options.min_observations = 5;
+  EXPECT_EQ(compare_ab_state("copy", f.trials(), options, ab_end::max_time).outcome,
+            verdict::slower);
+}
+
 TEST(ab_comparison, an_inconclusive_state_says_how_many_observations_would_settle_it) {
   // B 1 % slower on the ±1 % band's edge: nothing settles it; 0.9 % slower: more blocks would.
   const ab_fixture edge(4, 1000, 1010);

@@ -367,7 +367,7 @@ TEST(confidence_sequence, says_how_many_observations_would_decide_at_the_spread_
   for (const double x : {0.0, 2 * std::log1p(default_band), 0.0, 2 * std::log1p(default_band)}) {
     on_edge.add_block(x);
   }
-  EXPECT_FALSE(on_edge.observations_to_decide(default_band));
+  EXPECT_FALSE(on_edge.observations_to_decide(default_band, 1000)); // no room, or next to none
   sequential_ratio coarse(default_alpha, 0.02);
   for (const double x : {0.01, -0.01, 0.01, -0.01}) {
     coarse.add_block(x);

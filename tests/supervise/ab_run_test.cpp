@@ -163,22 +163,58 @@ TEST(ab_run, kept_workers_read_every_block_as_an_observation) {
 }
 
 TEST(ab_run, a_device_whose_workers_cannot_start_is_given_up_and_the_other_runs_everything) {
-  const std::vector<std::string> names{"ok/a", "ok/b", "ok/c"};
+  const std::vector<std::string> names{"ok/a", "ok/b", "ok/c", "ok/d", "ok/e", "ok/f"};
   const auto o = run_with(names, {pair_on(0, names, 1.0, {{"STAND_IN_UNUSABLE", "no GPU 0"}}),
-                                  pair_on(1, names, 1.0, {{"STAND_IN_STATE_MS", "20"}})});
-  std::size_t compared = 0;
-  for (const auto& s : o.states) {
-    compared += s.comparison ? 1 : 0;
-  }
-  // GPU 0 fails the states it took while trying twice to start; GPU 1 runs the rest.
-  EXPECT_GE(compared, 1U);
+                                  pair_on(1, names, 1.0, {{"STAND_IN_STATE_MS", "2"}})});
+  // GPU 0 is given up after its two failed starts; the states it was home to (a, c, e) move to
+  // GPU 1, untouched by the failed starts, and every state is compared there.
   EXPECT_NE(o.events.find("did not start: no GPU 0"), std::string::npos) << o.events;
   for (const auto& s : o.states) {
-    if (!s.comparison) {
-      EXPECT_EQ(s.failure_kind, error_kind::device_unavailable);
-      EXPECT_EQ(s.failed_side, ab_side::a);
-    }
+    ASSERT_TRUE(s.comparison) << s.state.name << ": " << s.failure;
+    EXPECT_EQ(s.comparison->outcome, verdict::same);
+    ASSERT_TRUE(s.device);
+    EXPECT_EQ(s.device->ordinal, 1) << s.state.name;
   }
+}
+
+TEST(ab_run, kept_workers_on_several_devices_live_through_every_round) {
+  // Each device's workers are started on its own thread, which lives for the whole run: a worker
+  // dies with the thread that started it (PR_SET_PDEATHSIG).
+  const std::vector<std::string> names{"ok/a", "ok/b", "ok/c", "ok/d"};
+  const environment slow{{"STAND_IN_STATE_MS", "2"}};
+  const auto o =
+      run_with(names, {pair_on(0, names, 1.05, slow), pair_on(1, names, 1.05, slow)}, 3, 40, true);
+  for (const auto& s : o.states) {
+    ASSERT_TRUE(s.comparison) << s.state.name << ": " << s.failure;
+    EXPECT_EQ(s.comparison->outcome, verdict::slower);
+    EXPECT_EQ(s.rounds, 3U);
+  }
+  EXPECT_EQ(o.summary.workers_started, 4); // one pair per device for the whole run
+  EXPECT_EQ(o.summary.faults, 0);
+}
+
+TEST(ab_run, a_state_out_of_time_before_its_minimum_of_rounds_is_inconclusive) {
+  // B 5 % slower would be decided from round 3; --max-time ends the state after its first round.
+  const std::vector<std::string> names{"ok/a"};
+  ab_run_settings settings;
+  settings.pairs = {pair_on(0, names, 1.05)};
+  settings.min_rounds = 3;
+  settings.max_time_s = 1e-6;
+  const auto o = run_ab(states_named(names), settings);
+  ASSERT_TRUE(o[0].comparison) << o[0].failure;
+  EXPECT_EQ(o[0].rounds, 1U);
+  EXPECT_EQ(o[0].comparison->outcome, verdict::inconclusive);
+  EXPECT_FALSE(o[0].comparison->regression);
+}
+
+TEST(ab_run, pairs_per_round_that_do_not_divide_the_most_pairs_are_refused) {
+  ab_run_settings settings;
+  settings.pairs = {pair_on(0, {"ok/a"})};
+  settings.max_pairs = 9;
+  EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
+  settings.max_pairs = 10;
+  settings.pairs_per_round = 3;
+  EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
 }
 
 TEST(ab_run, when_no_worker_can_start_every_state_says_why) {

@@ -155,6 +155,7 @@ class ab_command(unittest.TestCase):
             ([a, "no-such-program-on-path"], "neither a file nor a program on PATH"),
             ([a, other], "no state in common"),
             ([a, a, "--max-pairs", "1"], "--max-pairs 1"),
+            ([a, a, "--max-pairs", "9"], "--max-pairs 9: give a multiple of --pairs-per-round (2)"),
             ([a, a, "--threshold", "0"], "--threshold 0"),
             ([a, a, "--min-rounds", "200"], "--min-rounds 200"),
             ([a, a, "--pairs-per-round", "3"], "--pairs-per-round 3"),
