@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "kerntime/errors.hpp"
 #include "kerntime/statistics.hpp"
-#include "result/summarise.hpp"
+#include "measure/summarise_measurement.hpp"
 #include "result/timed_trials.hpp"
 
 namespace kerntime::detail {
@@ -95,19 +98,29 @@ measurement_result pool_preparations(const std::vector<const measurement_result*
   protocol p = first.protocol_used;
   p.trials = static_cast<int>(timed.trials.size());
   p.stop_at_ci.reset();
-  measurement_result r = summarise_samples(std::move(timed), p);
-  r.device = first.device;
-  r.backend = first.backend;
-  r.backend_reason = first.backend_reason;
-  r.cupti = first.cupti;
-  r.flush_bytes = first.flush_bytes;
-  r.telemetry = first.telemetry;
-  r.stopping.warmup_iterations = first.stopping.warmup_iterations;
-  r.stopping.warmup_settled = first.stopping.warmup_settled;
-  for (const auto* each : preparations) {
+  // The first preparation's facts; the timer is CUDA events if any preparation fell back to
+  // them, with that one's reason. Their warnings are among the samples' already.
+  const auto events_timed =
+      std::find_if(preparations.begin(), preparations.end(),
+                   [](const auto* each) { return each->backend == timing_backend::events; });
+  const measurement_result& timer = events_timed != preparations.end() ? **events_timed : first;
+  runner_facts facts;
+  facts.device = first.device;
+  facts.backend = timer.backend;
+  facts.backend_reason = timer.backend_reason;
+  facts.cupti = first.cupti;
+  facts.flush_bytes = first.flush_bytes;
+  facts.warmup = {.iterations = first.stopping.warmup_iterations,
+                  .settled = first.stopping.warmup_settled};
+  facts.telemetry = first.telemetry;
+  facts.energy_not_read = fmt::format(
+      "pooled from {} preparations, each of which read energy over its own trial (too short for "
+      "NVML's counter); measure energy with kerntime run",
+      preparations.size());
+  measurement_result r = summarise(std::move(timed), p, std::move(facts));
+  for (const auto* each : preparations) { // the host time, stamped after as for any measurement
     add_phases(r.phases, each->phases);
     r.wall_seconds += each->wall_seconds;
-    r.backend = each->backend == timing_backend::events ? each->backend : r.backend;
   }
   return r;
 }

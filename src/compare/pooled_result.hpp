@@ -13,7 +13,8 @@ namespace kerntime::detail {
 // The trials of every preparation, in the order they ran, summarised as one measurement: the
 // statistics over every iteration, a trial per preparation's trial, each kernel's mean over the
 // preparations, the first preparation's trace and device, the host phases and wall time summed,
-// each warning once. Energy is not pooled (each preparation's NVML window is its own).
+// each warning once; closed by summarise() like any measurement. Energy is not pooled (each
+// preparation's NVML window is its own): it is unavailable, saying so.
 // Throws kerntime::invalid_argument when given no preparation.
 [[nodiscard]] measurement_result
 pool_preparations(const std::vector<const measurement_result*>& preparations);

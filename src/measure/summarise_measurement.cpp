@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "counters/counters_summary.hpp"
 #include "result/summarise.hpp"
 #include "telemetry/energy_summary.hpp"
@@ -18,10 +20,13 @@ measurement_result summarise(timed_trials timed, const protocol& p, runner_facts
   r.stopping.warmup_iterations = facts.warmup.iterations;
   r.stopping.warmup_settled = facts.warmup.settled;
   if (!facts.warmup.settled) {
-    r.warnings.push_back(fmt::format(
+    std::string unsettled = fmt::format(
         "warmup auto: the iteration time had not settled after {} iterations (the bound is {} "
         "iterations or {} s); the first trials may still hold warm-up effects",
-        facts.warmup.iterations, max_auto_warmup_iterations, max_auto_warmup_time.count()));
+        facts.warmup.iterations, max_auto_warmup_iterations, max_auto_warmup_time.count());
+    if (std::find(r.warnings.begin(), r.warnings.end(), unsettled) == r.warnings.end()) {
+      r.warnings.push_back(std::move(unsettled)); // a pooled result's samples may carry it
+    }
   }
   if (facts.fallback_warning) {
     r.warnings.insert(r.warnings.begin(), std::move(*facts.fallback_warning));
@@ -31,7 +36,11 @@ measurement_result summarise(timed_trials timed, const protocol& p, runner_facts
     r.warnings.insert(r.warnings.end(), facts.telemetry_warnings.begin(),
                       facts.telemetry_warnings.end());
   }
-  r.energy = summarise_energy(facts.energy, p, r.telemetry);
+  if (facts.energy_not_read.empty()) {
+    r.energy = summarise_energy(facts.energy, p, r.telemetry);
+  } else {
+    r.energy.unavailable_reason = std::move(facts.energy_not_read);
+  }
   if (r.counters.status == counters_status::measured) {
     r.counters.derived = derive_counters(r.counters.metrics_total, r.latency_ns);
   } else if (p.counters && facts.backend == timing_backend::events) {

@@ -29,6 +29,9 @@ struct runner_facts {
   std::optional<device_telemetry> telemetry;
   std::vector<std::string> telemetry_warnings;
   std::optional<energy_window> energy;
+  // Set when energy was not read at all, saying why (a result pooled from preparations that each
+  // read their own): the result's energy is unavailable with this reason.
+  std::string energy_not_read;
   // Why the counters could not be read, found by the check before the run (empty: no reason).
   std::string counters_unavailable;
 };

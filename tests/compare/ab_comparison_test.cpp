@@ -244,6 +244,28 @@ TEST(pooled_result, the_preparations_become_one_result_with_a_trial_each) {
   EXPECT_NEAR(pooled.wall_seconds, 0.06, 1e-12);
   EXPECT_EQ(pooled.warnings, (std::vector<std::string>{"a warning", "another"}));
   EXPECT_EQ(pooled.backend, timing_backend::cupti);
+  EXPECT_FALSE(pooled.energy.available);
+  EXPECT_NE(pooled.energy.unavailable_reason.find("pooled from 3 preparations"), std::string::npos)
+      << pooled.energy.unavailable_reason;
+}
+
+TEST(pooled_result, a_preparation_timed_with_events_makes_the_pool_events_timed_saying_why) {
+  std::vector<measurement_result> runs{preparation(1000), preparation(1010), preparation(990)};
+  runs[1].backend = timing_backend::events;
+  runs[1].backend_reason = "CUPTI is held by another profiler";
+  for (auto& r : runs) { // an unsettled warm-up: summarise() warns once, not once more
+    r.stopping.warmup_iterations = 40;
+    r.stopping.warmup_settled = false;
+  }
+  const auto first = pool_preparations({&runs[0]});
+  ASSERT_EQ(first.warnings.size(), 1U);
+  runs[0].warnings = runs[1].warnings = first.warnings;
+  const auto pooled = pool_preparations({&runs[0], &runs[1], &runs[2]});
+  EXPECT_EQ(pooled.backend, timing_backend::events);
+  EXPECT_EQ(pooled.backend_reason, "CUPTI is held by another profiler");
+  EXPECT_EQ(pooled.warnings, first.warnings);
+  EXPECT_FALSE(pooled.stopping.warmup_settled);
+  EXPECT_EQ(pooled.stopping.warmup_iterations, 40);
 }
 
 TEST(pooled_result, no_preparation_is_refused) {
