@@ -38,12 +38,20 @@ class session(contextlib.ContextDecorator):  # noqa: N801 (used like a function:
     """A scope of measurements that keeps CUPTI initialised between them; a context manager and a
     decorator. See the module's docstring for what it keeps and what that costs."""
 
+    def __init__(self) -> None:
+        self._entered = 0  # this object's open scopes: a decorated function may recurse
+
     def __enter__(self) -> "session":
         _kerntime._enter_session()
+        self._entered += 1
         return self
 
     def __exit__(self, *exc: Any) -> bool:
-        _kerntime._leave_session()
+        # Only a scope this object opened is closed: a stray or second exit must not close
+        # another's (the pytest plugin's, say).
+        if self._entered > 0:
+            self._entered -= 1
+            _kerntime._leave_session()
         return False
 
     @staticmethod
@@ -54,7 +62,9 @@ class session(contextlib.ContextDecorator):  # noqa: N801 (used like a function:
     @staticmethod
     def last_end() -> str:
         """What the end of the last outermost session did with CUPTI: "finalized",
-        "left_to_other_subscriber" (torch.profiler held it) or "nothing_kept"."""
+        "left_to_other_subscriber" (torch.profiler held it), "left_to_measurement" (a
+        measurement on another thread held it, and finalized it when it ended), "probe_failed"
+        (CUPTI could not be asked whether someone holds it, so it was left) or "nothing_kept"."""
         return _kerntime._session_last_end()
 
     @staticmethod

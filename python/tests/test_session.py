@@ -43,6 +43,32 @@ def test_an_exception_inside_ends_the_session_and_propagates():
     assert kerntime.session.depth() == start
 
 
+def test_a_second_exit_of_one_session_does_not_close_another():
+    start = kerntime.session.depth()
+    with kerntime.session():
+        inner = kerntime.session()
+        inner.__enter__()
+        inner.__exit__(None, None, None)
+        inner.__exit__(None, None, None)  # a stray second exit
+        assert kerntime.session.depth() == start + 1
+    assert kerntime.session.depth() == start
+
+
+def test_a_decorated_function_that_recurses_opens_and_closes_its_scope_each_time():
+    start = kerntime.session.depth()
+    depths = []
+
+    @kerntime.session()
+    def walk(n):
+        depths.append(kerntime.session.depth() - start)
+        if n:
+            walk(n - 1)
+
+    walk(2)
+    assert depths == [1, 2, 3]
+    assert kerntime.session.depth() == start
+
+
 def test_a_session_without_measurements_keeps_and_finalizes_nothing():
     if kerntime.session.depth() > 0:
         pytest.skip("the pytest plugin holds a session here: the end is checked in a subprocess")

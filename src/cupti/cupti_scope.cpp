@@ -4,6 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "cupti/cupti_session.hpp"
+
 namespace kerntime::detail {
 namespace {
 
@@ -23,14 +25,26 @@ scope_state& state() {
 
 // At the outermost scope's end: finalize only when nobody holds a subscription. A subscribe of
 // our own answers that (0.01 ms while CUPTI is initialised); it is dropped again before finalizing.
+// All of it while no measurement can attach: one in flight on another thread finalizes itself
+// when it detaches, outside every scope by then.
 scope_end finalize_if_free(const cupti_library& cupti) noexcept {
-  CUpti_SubscriberHandle probe = nullptr;
-  if (cupti.subscribe(&probe, ignore_cupti_callback, nullptr) != CUPTI_SUCCESS) {
-    return scope_end::left_to_other_subscriber;
-  }
-  (void)cupti.unsubscribe(probe);
-  (void)cupti.finalize();
-  return scope_end::finalized;
+  scope_end end = scope_end::left_to_measurement;
+  (void)while_no_measurement([&] {
+    CUpti_SubscriberHandle probe = nullptr;
+    const CUptiResult subscribed = cupti.subscribe(&probe, ignore_cupti_callback, nullptr);
+    if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+      end = scope_end::left_to_other_subscriber;
+      return;
+    }
+    if (subscribed != CUPTI_SUCCESS) {
+      end = scope_end::probe_failed; // not knowing who holds CUPTI, it is left as it is
+      return;
+    }
+    (void)cupti.unsubscribe(probe);
+    (void)cupti.finalize();
+    end = scope_end::finalized;
+  });
+  return end;
 }
 
 } // namespace
@@ -90,6 +104,10 @@ const char* name_of(scope_end end) noexcept {
     return "finalized";
   case scope_end::left_to_other_subscriber:
     return "left_to_other_subscriber";
+  case scope_end::left_to_measurement:
+    return "left_to_measurement";
+  case scope_end::probe_failed:
+    return "probe_failed";
   case scope_end::nothing_kept:
     break;
   }
@@ -99,6 +117,15 @@ const char* name_of(scope_end end) noexcept {
 void at_scope_end(std::function<void()> hook) {
   const std::lock_guard lock(state().mutex);
   state().hooks.push_back(std::move(hook));
+}
+
+bool at_scope_end_if_open(std::function<void()> hook) {
+  const std::lock_guard lock(state().mutex);
+  if (state().depth == 0) {
+    return false;
+  }
+  state().hooks.push_back(std::move(hook));
+  return true;
 }
 
 } // namespace kerntime::detail

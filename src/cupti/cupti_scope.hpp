@@ -28,14 +28,19 @@ enum class scope_end {
   nothing_kept,             // no measurement left CUPTI initialised inside the scope
   finalized,                // kept, and finalized at the end
   left_to_other_subscriber, // kept, but another client subscribed meanwhile: left as it is
+  left_to_measurement,      // kept, but a measurement on another thread held CUPTI: it finalizes
+  probe_failed,             // kept, but the probe's subscribe failed otherwise: left as it is
 };
 [[nodiscard]] scope_end last_scope_end() noexcept;
-// "nothing_kept", "finalized", "left_to_other_subscriber": as Python's session.last_end() says it.
+// "nothing_kept", "finalized", "left_to_other_subscriber", "left_to_measurement",
+// "probe_failed": as Python's session.last_end() says it.
 [[nodiscard]] const char* name_of(scope_end end) noexcept;
 
 // Runs once at the end of the current outermost scope, before CUPTI is finalized (the measure
 // stage frees the flush buffer and the blocking kernel it kept for the scope). Outside a scope
 // it is not kept: the caller frees at once.
 void at_scope_end(std::function<void()> hook);
+// The same, only while a scope is open (checked and registered at once); false outside a scope.
+[[nodiscard]] bool at_scope_end_if_open(std::function<void()> hook);
 
 } // namespace kerntime::detail

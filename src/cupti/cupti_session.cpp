@@ -6,10 +6,12 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <functional>
 #include <mutex>
+#include <thread>
 #include <unordered_set>
 #include <utility>
 
@@ -39,6 +41,23 @@ constexpr std::size_t buffer_alignment = 8;
 // CUPTI's buffer callbacks carry no user pointer: the attached session is process-wide.
 std::atomic<cupti_session*> active_session{nullptr};
 
+// Held in active_session while a scope's end finalizes (while_no_measurement): no measurement
+// attaches meanwhile, and the callbacks see no session. Never dereferenced.
+char finalizing_marker = 0;
+cupti_session* finalizing() noexcept {
+  return reinterpret_cast<cupti_session*>(&finalizing_marker); // NOLINT: a marker, not an object
+}
+
+// The attached measurement the callbacks report to, if any.
+cupti_session* attached_session() noexcept {
+  cupti_session* const session = active_session.load();
+  return session == finalizing() ? nullptr : session;
+}
+
+// A scope's end finalizes in a few milliseconds; a measurement that starts meanwhile waits for
+// it rather than calling CUPTI taken.
+constexpr auto finalizing_wait = std::chrono::seconds(2);
+
 constexpr std::array<CUpti_ActivityKind, 3> api_record_kinds = {
     CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
     CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION};
@@ -59,7 +78,7 @@ thread_local tag_stack this_thread_tags;
 // The subscription's callback: only the calls watch_calls enabled come here.
 void CUPTIAPI on_api_call(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                           const void* data) {
-  if (cupti_session* session = active_session.load(); session != nullptr && data != nullptr) {
+  if (cupti_session* session = attached_session(); session != nullptr && data != nullptr) {
     session->on_watched_call(domain, cbid, *static_cast<const CUpti_CallbackData*>(data));
   }
 }
@@ -105,7 +124,7 @@ void CUPTIAPI buffer_completed(CUcontext /*context*/, std::uint32_t /*stream*/,
                                std::uint8_t* buffer, std::size_t /*size*/,
                                std::size_t valid_size) noexcept {
   const bool ours = take_back(buffer);
-  if (cupti_session* session = active_session.load(); session != nullptr) {
+  if (cupti_session* session = attached_session(); session != nullptr) {
     session->on_buffer_completed(buffer, valid_size, ours);
   }
   if (ours) {
@@ -129,10 +148,17 @@ cupti_session::cupti_session(const cupti_library& cupti, attach_outcome& outcome
                              cupti_sharing sharing)
     : cupti_(cupti), sharing_(std::move(sharing)) {
   cupti_session* expected = nullptr;
-  if (!active_session.compare_exchange_strong(expected, this)) {
-    outcome.result = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
-    outcome.detail = "another kerntime measurement in this process holds CUPTI";
-    return;
+  const auto give_up_waiting = std::chrono::steady_clock::now() + finalizing_wait;
+  while (!active_session.compare_exchange_strong(expected, this)) {
+    if (expected != finalizing() || std::chrono::steady_clock::now() > give_up_waiting) {
+      outcome.result = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
+      outcome.detail = expected == finalizing()
+                           ? "a kerntime session's end was finalizing CUPTI for over 2 s"
+                           : "another kerntime measurement in this process holds CUPTI";
+      return;
+    }
+    expected = nullptr;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   outcome.holder = sharing_.holder;
   auto fail = [&](const char* call, CUptiResult result) {
@@ -429,6 +455,19 @@ activity_log cupti_session::detach(const std::function<void()>& before_release) 
     log = std::move(log_);
   }
   return with_watched_calls(std::move(log));
+}
+
+bool while_no_measurement(const std::function<void()>& fn) noexcept {
+  cupti_session* expected = nullptr;
+  if (!active_session.compare_exchange_strong(expected, finalizing())) {
+    return false;
+  }
+  try {
+    fn();
+  } catch (...) { // NOLINT(bugprone-empty-catch): the scope's end reports nothing to anyone
+  }
+  active_session.store(nullptr);
+  return true;
 }
 
 } // namespace kerntime::detail

@@ -103,4 +103,9 @@ private:
   std::string watch_error_;
 };
 
+// For a scope's end (cupti/cupti_scope.hpp): runs `fn` while no measurement holds CUPTI, holding
+// the place a measurement attaches through so that none does meanwhile (one that tries waits).
+// False, `fn` not run, when a measurement holds CUPTI now.
+bool while_no_measurement(const std::function<void()>& fn) noexcept;
+
 } // namespace kerntime::detail

@@ -5,23 +5,60 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include "cupti/cupti_scope.hpp"
+#include "cupti/current_context.hpp"
 #include "kerntime/cuda.hpp"
 
 namespace kerntime::detail {
 namespace {
 
-int current_device() {
+// Where a kept resource lives: the device, and the context current on it (a resource of a context
+// that was destroyed and made again, or of another context on the device, is never lent).
+struct place {
   int device = 0;
-  check_cuda(cudaGetDevice(&device), "reading the current device");
-  return device;
+  CUcontext context = nullptr;
+  bool operator<(const place& other) const {
+    return std::tie(device, context) < std::tie(other.device, other.context);
+  }
+};
+
+place current_place() {
+  place p;
+  check_cuda(cudaGetDevice(&p.device), "reading the current device");
+  p.context = current_context();
+  return p;
 }
 
-// The resources of one kind the current scope keeps, by key (device, size), each lent to one
-// measurement at a time. Never destroyed: a scope may end while the process exits.
+int device_of(const place& p) {
+  return p.device;
+}
+template <typename Rest> int device_of(const std::pair<place, Rest>& key) {
+  return key.first.device;
+}
+
+// Destroys `items` with their device current (a blocking kernel synchronises its device before
+// freeing its flags), then makes the caller's device current again.
+template <typename Key, typename T>
+void free_on_their_devices(std::map<Key, std::vector<std::unique_ptr<T>>>& items) noexcept {
+  int caller = 0;
+  const bool known = cudaGetDevice(&caller) == cudaSuccess;
+  for (auto& [key, list] : items) {
+    if (!list.empty() && cudaSetDevice(device_of(key)) == cudaSuccess) {
+      list.clear();
+    }
+  }
+  items.clear(); // any left: their device could not be made current; freed where we are
+  if (known) {
+    (void)cudaSetDevice(caller);
+  }
+}
+
+// The resources of one kind the current scope keeps, by key (place, and size for a flush), each
+// lent to one measurement at a time. Never destroyed: a scope may end while the process exits.
 template <typename T, typename Key> class resource_pool {
 public:
   template <typename Make> borrowed<T> borrow(const Key& key, Make make) {
@@ -29,11 +66,12 @@ public:
     std::uint64_t generation = 0;
     {
       const std::lock_guard lock(mutex_);
-      if (cupti_scope_depth() > 0) {
-        if (!hook_registered_) {
-          at_scope_end([this] { free_all(); });
-          hook_registered_ = true;
-        }
+      // The hook is registered in the same step that sees the scope open: a scope that ends
+      // meanwhile cannot leave this pool's items kept outside every scope.
+      if (!hook_registered_) {
+        hook_registered_ = at_scope_end_if_open([this] { free_all(); });
+      }
+      if (hook_registered_ && cupti_scope_depth() > 0) {
         auto& free = idle_[key];
         if (!free.empty()) {
           item = std::move(free.back());
@@ -83,6 +121,7 @@ private:
       hook_registered_ = false;
     }
     // Freed here, outside the lock; one still borrowed is freed when it is given back.
+    free_on_their_devices(idle);
   }
 
   std::mutex mutex_;
@@ -92,29 +131,29 @@ private:
   bool hook_registered_ = false;
 };
 
-resource_pool<l2_flush, std::pair<int, std::size_t>>& flushes() {
+resource_pool<l2_flush, std::pair<place, std::size_t>>& flushes() {
   static auto* const pool =
       new resource_pool<l2_flush,
-                        std::pair<int, std::size_t>>; // NOLINT(cppcoreguidelines-owning-memory)
+                        std::pair<place, std::size_t>>; // NOLINT(cppcoreguidelines-owning-memory)
   return *pool;
 }
 
-resource_pool<blocking_kernel, int>& blockers() {
+resource_pool<blocking_kernel, place>& blockers() {
   static auto* const pool =
-      new resource_pool<blocking_kernel, int>; // NOLINT(cppcoreguidelines-owning-memory)
+      new resource_pool<blocking_kernel, place>; // NOLINT(cppcoreguidelines-owning-memory)
   return *pool;
 }
 
 } // namespace
 
 borrowed<l2_flush> borrow_flush(std::size_t bytes) {
-  return flushes().borrow({current_device(), bytes},
+  return flushes().borrow({current_place(), bytes},
                           [bytes] { return std::make_unique<l2_flush>(bytes); });
 }
 
 borrowed<blocking_kernel> borrow_blocker() {
   borrowed<blocking_kernel> blocker =
-      blockers().borrow(current_device(), [] { return std::make_unique<blocking_kernel>(); });
+      blockers().borrow(current_place(), [] { return std::make_unique<blocking_kernel>(); });
   (void)blocker->take_timed_out(); // a kept one may hold the flag of a trial that threw
   return blocker;
 }

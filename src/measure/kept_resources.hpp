@@ -2,9 +2,9 @@
 // The per-device resources every measurement needs, kept for a scope's life
 // (cupti/cupti_scope.hpp): the L2 flush buffer (4 x L2, ~0.4 ms to allocate and zero) and the
 // blocking kernel (two pinned words and a device synchronise, ~1 ms). Inside a scope a measurement
-// borrows the current device's and hands it back at its end; the scope's end frees them. Outside a
-// scope, and when a measurement on another thread has the kept one, a measurement makes its own and
-// frees it.
+// borrows the current device's (and context's) and hands it back at its end; a measurement on
+// another thread meanwhile gets one made for it, which the scope keeps too; the scope's end frees
+// them, each with its device current. Outside a scope a measurement makes its own and frees it.
 
 #include <cstddef>
 #include <functional>

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -139,6 +140,42 @@ TEST_F(cupti_scope_test, the_hooks_run_once_at_the_outermost_end_before_finalizi
   ASSERT_EQ(order.size(), 1U);
   { const kerntime::session again; }
   EXPECT_EQ(order.size(), 1U) << "a hook ran again in a later scope";
+}
+
+TEST_F(cupti_scope_test, a_scope_ending_while_a_measurement_holds_cupti_leaves_it_the_finalize) {
+  auto scope = std::make_unique<kerntime::session>();
+  EXPECT_TRUE(measure_once()); // CUPTI kept for the scope
+  attach_outcome outcome;
+  auto in_flight = std::make_unique<cupti_session>(library, outcome); // another thread's, say
+  ASSERT_TRUE(outcome.attached) << outcome.detail;
+  const std::size_t before = state.calls.size();
+  scope.reset(); // the outermost end, while the measurement is attached
+  EXPECT_EQ(last_scope_end(), scope_end::left_to_measurement);
+  EXPECT_EQ(state.calls.size(), before) << "the end probed or finalized under a measurement";
+  (void)in_flight->detach(); // outside every scope now: the measurement finalizes
+  EXPECT_FALSE(in_flight->kept_initialised());
+  EXPECT_EQ(calls_to("finalize"), 1);
+}
+
+TEST_F(cupti_scope_test, a_probe_that_fails_for_another_reason_leaves_cupti_as_it_is) {
+  {
+    const kerntime::session scope;
+    EXPECT_TRUE(measure_once());
+    state.subscribe_result = CUPTI_ERROR_NOT_INITIALIZED;
+  }
+  EXPECT_EQ(last_scope_end(), scope_end::probe_failed);
+  EXPECT_STREQ(name_of(scope_end::probe_failed), "probe_failed");
+  EXPECT_EQ(calls_to("finalize"), 0);
+}
+
+TEST_F(cupti_scope_test, a_hook_offered_outside_a_scope_is_refused_and_inside_runs_at_the_end) {
+  int runs = 0;
+  EXPECT_FALSE(at_scope_end_if_open([&] { ++runs; }));
+  {
+    const kerntime::session scope;
+    EXPECT_TRUE(at_scope_end_if_open([&] { ++runs; }));
+  }
+  EXPECT_EQ(runs, 1);
 }
 
 TEST_F(cupti_scope_test, a_hook_that_throws_does_not_stop_the_end) {

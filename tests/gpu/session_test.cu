@@ -126,15 +126,29 @@ TEST_F(session_test, spin_kernels_read_the_same_inside_a_session_as_outside) {
 }
 
 TEST_F(session_test, keeps_one_flush_and_one_blocking_kernel_and_frees_them_at_its_end) {
+  // The device's free memory, not only the pool's count: the flush buffer (4 x L2) must really
+  // be held inside and given back at the end.
+  const auto free_bytes = [] {
+    std::size_t free = 0;
+    std::size_t total = 0;
+    KT_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return free;
+  };
+  (void)measure_spin(microseconds(5)); // the context and kerntime's kernels loaded first
+  const std::size_t before = free_bytes();
+  std::size_t flush_bytes = 0;
   {
     const kerntime::session scope;
     (void)measure_spin(microseconds(5));
     EXPECT_EQ(detail::kept_resource_count(), 2U);
     const measurement_result second = measure_spin(microseconds(5));
     EXPECT_EQ(detail::kept_resource_count(), 2U) << "the second measurement made its own";
-    EXPECT_GT(second.flush_bytes, 0U);
+    flush_bytes = second.flush_bytes;
+    ASSERT_GT(flush_bytes, 0U);
+    EXPECT_LE(free_bytes() + flush_bytes, before) << "the flush buffer is not held in the scope";
   }
   EXPECT_EQ(detail::kept_resource_count(), 0U);
+  EXPECT_GE(free_bytes() + flush_bytes / 2, before) << "the scope's end did not free the buffer";
   EXPECT_EQ(detail::last_scope_end(), detail::scope_end::finalized);
 }
 
