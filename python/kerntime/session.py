@@ -31,7 +31,17 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from . import _kerntime
+from . import _kerntime, torch_profiler_state
+
+# While torch.profiler records or is armed (or a Kineto daemon may start a trace), the end of the
+# outermost session leaves CUPTI to it rather than finalizing under it, subscribed or not.
+_PROFILER_HOLDERS = (_kerntime.CuptiHolder.torch_profiler_recording,
+                     _kerntime.CuptiHolder.torch_profiler_armed,
+                     _kerntime.CuptiHolder.kineto_daemon)
+
+
+def _profiler_active() -> bool:
+    return torch_profiler_state.cupti_holder() in _PROFILER_HOLDERS
 
 
 class session(contextlib.ContextDecorator):  # noqa: N801 (used like a function: kerntime.session())
@@ -51,7 +61,7 @@ class session(contextlib.ContextDecorator):  # noqa: N801 (used like a function:
         # another's (the pytest plugin's, say).
         if self._entered > 0:
             self._entered -= 1
-            _kerntime._leave_session()
+            _kerntime._leave_session(profiler_active=_profiler_active())
         return False
 
     @staticmethod
@@ -64,7 +74,8 @@ class session(contextlib.ContextDecorator):  # noqa: N801 (used like a function:
         """What the end of the last outermost session did with CUPTI: "finalized",
         "left_to_other_subscriber" (torch.profiler held it), "left_to_measurement" (a
         measurement on another thread held it, and finalized it when it ended), "probe_failed"
-        (CUPTI could not be asked whether someone holds it, so it was left) or "nothing_kept"."""
+        (CUPTI could not be asked whether someone holds it, so it was left), "left_to_profiler"
+        (torch.profiler was recording or armed) or "nothing_kept"."""
         return _kerntime._session_last_end()
 
     @staticmethod

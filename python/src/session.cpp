@@ -19,9 +19,10 @@ void bind_session(py::module_& m) {
       "Opens a measurement session (kerntime.session() calls this).");
   // Leaving may free GPU memory and finalize CUPTI: without the GIL, as CUPTI may call back.
   m.def(
-      "_leave_session", [] { detail::leave_cupti_scope(); },
-      py::call_guard<py::gil_scoped_release>(),
-      "Closes the innermost measurement session (kerntime.session() calls this).");
+      "_leave_session", [](bool profiler_active) { detail::leave_cupti_scope(profiler_active); },
+      py::arg("profiler_active") = false, py::call_guard<py::gil_scoped_release>(),
+      "Closes the innermost measurement session (kerntime.session() calls this); with "
+      "profiler_active, the outermost end leaves CUPTI to torch.profiler.");
   m.def(
       "_session_depth", [] { return session::depth(); },
       "How many measurement sessions are open in this process.");

@@ -3,6 +3,8 @@ manager, a decorator, nested, with an exception inside, and held by the pytest p
 side (what a measurement leaves, what the end finalizes) is checked by the C++ scope tests with a
 faked CUPTI and on the GPU (test_gpu_session.py)."""
 
+import importlib
+
 import pytest
 
 import kerntime
@@ -67,6 +69,27 @@ def test_a_decorated_function_that_recurses_opens_and_closes_its_scope_each_time
     walk(2)
     assert depths == [1, 2, 3]
     assert kerntime.session.depth() == start
+
+
+def test_the_outermost_end_tells_the_engine_when_torch_profiler_is_active(monkeypatch):
+    session_module = importlib.import_module("kerntime.session")  # kerntime.session is the class
+    told = []
+    leave = session_module._kerntime._leave_session
+
+    def recording_leave(profiler_active=False):
+        told.append(profiler_active)
+        leave(profiler_active=profiler_active)
+
+    monkeypatch.setattr(session_module._kerntime, "_leave_session", recording_leave)
+    holder = kerntime._kerntime.CuptiHolder
+    for state, active in [(holder.torch_profiler_recording, True),
+                          (holder.torch_profiler_armed, True),
+                          (holder.idle_torch_profiler, False), (holder.unknown, False)]:
+        monkeypatch.setattr(session_module.torch_profiler_state, "cupti_holder",
+                            lambda state=state: state)
+        with kerntime.session():
+            pass
+        assert told[-1] is active, state
 
 
 def test_a_session_without_measurements_keeps_and_finalizes_nothing():

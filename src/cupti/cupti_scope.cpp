@@ -54,7 +54,7 @@ void enter_cupti_scope() {
   ++state().depth;
 }
 
-void leave_cupti_scope() noexcept {
+void leave_cupti_scope(bool profiler_active) noexcept {
   std::vector<std::function<void()>> hooks;
   const cupti_library* kept = nullptr;
   {
@@ -71,7 +71,9 @@ void leave_cupti_scope() noexcept {
     } catch (...) { // NOLINT(bugprone-empty-catch): freeing at the end reports nothing to anyone
     }
   }
-  const scope_end end = kept != nullptr ? finalize_if_free(*kept) : scope_end::nothing_kept;
+  const scope_end end = kept == nullptr   ? scope_end::nothing_kept
+                        : profiler_active ? scope_end::left_to_profiler
+                                          : finalize_if_free(*kept);
   const std::lock_guard lock(state().mutex);
   state().last_end = end;
 }
@@ -108,6 +110,8 @@ const char* name_of(scope_end end) noexcept {
     return "left_to_measurement";
   case scope_end::probe_failed:
     return "probe_failed";
+  case scope_end::left_to_profiler:
+    return "left_to_profiler";
   case scope_end::nothing_kept:
     break;
   }

@@ -15,8 +15,10 @@ namespace kerntime::detail {
 
 void enter_cupti_scope();
 // Leaves; the outermost scope's end runs the hooks (kept per-device resources are freed) and then
-// finalizes what the measurements left initialised. Never throws.
-void leave_cupti_scope() noexcept;
+// finalizes what the measurements left initialised. `profiler_active`: the caller knows a
+// profiler is tracing or armed (torch.profiler, seen from Python), and CUPTI is left to it even if
+// it holds no subscription. Never throws.
+void leave_cupti_scope(bool profiler_active = false) noexcept;
 [[nodiscard]] int cupti_scope_depth() noexcept;
 
 // After a measurement (or the counter pass) unsubscribed: finalize outside every scope, keep CUPTI
@@ -30,10 +32,11 @@ enum class scope_end {
   left_to_other_subscriber, // kept, but another client subscribed meanwhile: left as it is
   left_to_measurement,      // kept, but a measurement on another thread held CUPTI: it finalizes
   probe_failed,             // kept, but the probe's subscribe failed otherwise: left as it is
+  left_to_profiler,         // kept, but the caller said a profiler was active: left to it
 };
 [[nodiscard]] scope_end last_scope_end() noexcept;
 // "nothing_kept", "finalized", "left_to_other_subscriber", "left_to_measurement",
-// "probe_failed": as Python's session.last_end() says it.
+// "probe_failed", "left_to_profiler": as Python's session.last_end() says it.
 [[nodiscard]] const char* name_of(scope_end end) noexcept;
 
 // Runs once at the end of the current outermost scope, before CUPTI is finalized (the measure

@@ -168,6 +168,15 @@ TEST_F(cupti_scope_test, a_probe_that_fails_for_another_reason_leaves_cupti_as_i
   EXPECT_EQ(calls_to("finalize"), 0);
 }
 
+TEST_F(cupti_scope_test, an_end_told_of_an_active_profiler_leaves_cupti_to_it) {
+  enter_cupti_scope();
+  EXPECT_TRUE(measure_once());
+  const std::size_t before = state.calls.size();
+  leave_cupti_scope(/*profiler_active=*/true);
+  EXPECT_EQ(last_scope_end(), scope_end::left_to_profiler);
+  EXPECT_EQ(state.calls.size(), before) << "the end probed or finalized under the profiler";
+}
+
 TEST_F(cupti_scope_test, a_hook_offered_outside_a_scope_is_refused_and_inside_runs_at_the_end) {
   int runs = 0;
   EXPECT_FALSE(at_scope_end_if_open([&] { ++runs; }));
