@@ -57,6 +57,8 @@ _bench_key = pytest.StashKey["TestBench"]()  # a test's kerntime_bench, for its 
 _device_key = pytest.StashKey[Optional[int]]()  # a pytest-xdist worker's device, if it chose one
 _gathered_key = pytest.StashKey[xdist_workers.Gathered]()  # pytest-xdist's controller only
 _session_key = pytest.StashKey[session]()  # unless --kerntime-no-session
+# bench() options that the paired run's single trials leave out.
+_NOT_PER_TRIAL = ("trials", "stop_at_ci", "max_trials", "max_time", "counters", "metrics")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -190,8 +192,9 @@ class TestBench:
             raise
         self.record(result, baseline=baseline, name=name)
         recorded = self._mine[-1]
-        one_trial = {k: v for k, v in kwargs.items() if k not in ("trials", "stop_at_ci",
-                                                                  "max_trials")}
+        # One trial each, as kerntime.ab interleaves them: the stopping rule's options and the
+        # counter pass have no place in it (a pass per trial would be thrown away).
+        one_trial = {k: v for k, v in kwargs.items() if k not in _NOT_PER_TRIAL}
         measure_trial = lambda: bench(fn, *args, trials=1, **one_trial)  # noqa: E731
         if recorded.main:
             self._main_trial = measure_trial
@@ -205,7 +208,15 @@ class TestBench:
         if not hasattr(_kerntime, "SequentialRatio"):
             self._record_property(prefix + "ab_unavailable", _kerntime.compare_unavailable)
             return
-        compared = run_ab(baseline_trial, self._main_trial)
+        try:
+            compared = run_ab(baseline_trial, self._main_trial)
+        except KerntimeError as error:
+            # Raised unchanged (its kind and attributes kept), saying where it came from.
+            self._record_property(prefix + "ab_failed", str(error))
+            if hasattr(error, "add_note"):
+                error.add_note("in the paired run (kerntime.ab) of this test's main result (B) "
+                               "against its baseline (A)")
+            raise
         for key, value in (("ab_verdict", compared.verdict), ("ab_ratio", compared.ratio),
                            ("ab_ratio_low", compared.ratio_low),
                            ("ab_ratio_high", compared.ratio_high),

@@ -5,6 +5,7 @@ recorded through kerntime_bench.record() (bench() itself needs a GPU)."""
 import json
 import os
 import pathlib
+import sys
 import xml.etree.ElementTree as ElementTree
 
 import pytest
@@ -487,3 +488,60 @@ def test_a_baseline_gets_the_paired_verdict_of_interleaved_trials(pytester, monk
     assert float(value(props, "kerntime_baseline_ratio")) == pytest.approx(1.05)
     assert not any(n.endswith("ab_verdict") for n, _ in
                    properties(pytester.path, "test_unpaired_without_a_main_result"))
+
+
+STRICT_PAIRED_TEST_FILE = '''
+import kerntime
+import kerntime.pytest_plugin as plugin
+from kerntime import _kerntime, errors
+
+calls = {"broken": 0}
+
+
+# As bench() does, a single trial refuses the stopping rule's options; the counter pass is
+# noted so the test can see whether a paired trial asked for one.
+def strict_bench(fn, *args, trials=2, stop_at_ci=None, max_time=None, max_trials=None,
+                 counters=False, **kwargs):
+    if trials == 1 and (stop_at_ci is not None or max_time is not None or max_trials is not None):
+        raise errors.InvalidArgument("max_time needs stop_at_ci")
+    if trials == 1 and counters:
+        raise errors.InvalidArgument("a paired trial asked for a counter pass")
+    return kerntime.Result(_kerntime._example_result(scale=fn(), trials=trials))
+
+
+plugin.bench = strict_bench
+
+
+def test_stopping_and_counter_options(kerntime_bench):
+    kerntime_bench(lambda: 1.0, stop_at_ci=0.5, max_time=10, counters=True)
+    kerntime_bench(lambda: 1.0, baseline=True, stop_at_ci=0.5, max_time=10, counters=True)
+
+
+def broken():
+    calls["broken"] += 1
+    if calls["broken"] > 1:  # measured once, then fails inside the paired run
+        _kerntime._throw_error("benchmark_failed", "the kernel faulted")
+    return 1.0
+
+
+def test_a_side_that_fails_in_the_paired_run(kerntime_bench):
+    kerntime_bench(lambda: 1.0)
+    kerntime_bench(broken, baseline=True)
+'''
+
+
+def test_the_paired_trials_leave_out_the_stopping_and_counter_options_and_a_failure_says_where(
+        pytester, monkeypatch):
+    isolate(monkeypatch)
+    pytester.makepyfile(test_strict=STRICT_PAIRED_TEST_FILE)
+    outcome = pytester.runpytest_subprocess("-p", "kerntime.pytest_plugin", "--junitxml=junit.xml")
+    outcome.assert_outcomes(passed=1, failed=1)
+    props = properties(pytester.path, "test_stopping_and_counter_options")
+    assert value(props, "kerntime_baseline_ab_verdict") == "same"
+    failed = properties(pytester.path, "test_a_side_that_fails_in_the_paired_run")
+    assert "the kernel faulted" in value(failed, "kerntime_baseline_ab_failed")
+    text = outcome.stdout.str()
+    assert "BenchmarkFailed" in text and "the kernel faulted" in text
+    if sys.version_info >= (3, 11):
+        assert "in the paired run (kerntime.ab)" in text
+

@@ -182,6 +182,14 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
 
   const auto indices = selected_indices(plan, shard);
   auto runs = measure_states(args, plan, indices, p, flags, baseline, env);
+  // No worker could use its GPU (it exists but is held in exclusive mode, or broken): the run
+  // measured nothing, as when no GPU is found.
+  if (!runs.empty() && std::all_of(runs.begin(), runs.end(), [](const benchmark_run& r) {
+        return r.status == run_status::failed && r.error == error_kind::device_unavailable;
+      })) {
+    err << "kerntime: " << message_line(runs.front().message) << '\n';
+    return exit_no_device;
+  }
   add_speed_of_light(runs, roofline);
   auto context = make_run_context(args, runs);
   context.shard = shard;

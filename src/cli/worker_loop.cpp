@@ -131,9 +131,9 @@ private:
 // The worker's own first measurement, one empty kernel under the run's protocol: it loads
 // kerntime's kernels, opens NVML, probes the launch queue, initialises CUPTI and instruments the
 // context, and leaves the flush buffer and blocking kernel in the session. ~60 ms on an H200 that
-// the first state would otherwise pay (docs/queue.md). A failure here is left to the states to
-// meet and report.
-void prepare_worker(const protocol& asked) {
+// the first state would otherwise pay (docs/queue.md). Returns what failed, empty when nothing
+// did; a failure that leaves the context usable is left to the states to meet and report.
+std::string prepare_worker(const protocol& asked) {
   protocol p = asked;
   p.warmup = 1;
   p.warmup_auto = false;
@@ -144,11 +144,14 @@ void prepare_worker(const protocol& asked) {
   p.counters = false;
   p.counters_only = false;
   p.launch = launch_mode::stream;
+  std::string failed;
   try {
     (void)measure([](cudaStream_t stream, int) { launch_empty_kernels(stream, 1); }, p);
-  } catch (const std::exception&) { // NOLINT(bugprone-empty-catch): each state reports its own
+  } catch (const std::exception& e) {
+    failed = e.what();
   }
   (void)cudaGetLastError();
+  return failed;
 }
 
 int device_number() {
@@ -202,7 +205,16 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
   std::optional<session> scope;
   if (hold_session && context_checkable) {
     scope.emplace();
-    prepare_worker(p);
+    const std::string failed = prepare_worker(p);
+    if (context_unusable()) {
+      // Every state would fail here as a fault of its own: the device is unusable instead, and
+      // the supervisor gives it up after its start attempts, saying why.
+      (void)supervisor.send(unusable_message(
+          "the worker's own first measurement (one empty kernel) left the CUDA context "
+          "unusable" +
+          (failed.empty() ? std::string() : ": " + failed)));
+      return exit_no_device;
+    }
   }
   if (!supervisor.send(ready_message(device))) {
     return exit_internal_error;

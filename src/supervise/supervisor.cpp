@@ -114,6 +114,7 @@ private:
       } else if (s.now == phase::idle && queue_.empty()) {
         s.worker->close_commands();
         s.now = phase::closing;
+        s.since = clock_type::now();
       }
     }
   }
@@ -211,6 +212,7 @@ private:
         ++summary_.faults;
         s.worker->close_commands();
         s.now = phase::closing;
+        s.since = clock_type::now();
       }
       store(s.state, std::move(m.run));
       break;
@@ -266,6 +268,13 @@ private:
       } else if (s.now == phase::starting && elapsed > settings_.start_timeout_s) {
         s.worker->kill();
         worker_gone(s, fmt::format("not ready after {:g} s", settings_.start_timeout_s));
+      } else if (s.now == phase::closing && elapsed > settings_.exit_timeout_s) {
+        s.worker->kill();
+        const auto how = s.worker->reap();
+        event(fmt::format("{}: its worker had not exited {:g} s after its last state and was "
+                          "killed ({})",
+                          s.slot->label, settings_.exit_timeout_s, how));
+        worker_gone(s, how);
       }
     }
   }

@@ -31,7 +31,10 @@ struct worker_slot {
 struct supervisor_settings {
   std::vector<worker_slot> slots;
   double state_timeout_s = 600;
-  double start_timeout_s = 120;     // a worker that is not ready by then is killed
+  double start_timeout_s = 120; // a worker that is not ready by then is killed
+  // A worker told to stop (no states left, or after a fault) that has not exited by then is
+  // killed: its teardown (CUPTI, a faulted context) must not hold the run.
+  double exit_timeout_s = 30;
   int start_attempts = 2;           // a device whose workers fail to start this often is given up
   std::ostream* progress = nullptr; // one line per completed state (a terminal)
   std::ostream* events = nullptr;   // faults, restarts, devices given up (always)

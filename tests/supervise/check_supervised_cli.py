@@ -4,6 +4,7 @@ after a crash and a hang still run, in a fresh worker, and the supervisor writes
 Usage: check_supervised_cli.py CPU_SUITE"""
 
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -53,6 +54,16 @@ class supervised_run(unittest.TestCase):
         done = run("run", "--filter", "fine/n=1|crashes|fine/n=2", "-q")
         self.assertEqual(done.returncode, 1, done.stderr)
         self.assertIn("1 of 3 states failed", done.stderr)
+
+    def test_a_gpu_no_worker_can_use_exits_3_with_the_reason_and_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as folder:
+            out = pathlib.Path(folder) / "run.json"
+            env = dict(os.environ, CPU_SUITE_NO_CONTEXT="the GPU is in exclusive mode, held by pid 7")
+            done = subprocess.run([SUITE, "run", "--json", str(out), "-q"], capture_output=True,
+                                  text=True, timeout=60, env=env)
+            self.assertEqual(done.returncode, 3, done.stderr)
+            self.assertIn("exclusive mode, held by pid 7", done.stderr)
+            self.assertFalse(out.exists())
 
     def test_no_isolation_runs_in_this_process(self):
         done = run("run", "--no-isolation", "--filter", "fine", "-q")

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
@@ -43,7 +44,12 @@ int main(int argc, char** argv) {
   env.out = &std::cout;
   env.err = &std::cerr;
   env.find_device_problem = [] { return std::optional<std::string>(); };
-  env.create_context = [] { return std::optional<std::string>(); };
+  // CPU_SUITE_NO_CONTEXT=reason: a worker cannot make its CUDA context (a GPU that exists but
+  // is held in exclusive mode, say); the supervisor makes none of its own.
+  env.create_context = [] {
+    const char* reason = std::getenv("CPU_SUITE_NO_CONTEXT");
+    return reason != nullptr ? std::optional<std::string>(reason) : std::nullopt;
+  };
   std::error_code ignored;
   env.worker_program = std::filesystem::read_symlink("/proc/self/exe", ignored).string();
   return kerntime::detail::run_command_line(args, kerntime::benchmark_registry::global(), env);

@@ -11,7 +11,8 @@
 // For kerntime ab: `stand_in_worker list --json -` prints a plan of the states in STAND_IN_STATES
 // (comma-separated; default ok/n=1,ok/n=2). An ok result holds one trial of 4 iterations whose
 // time is (1000 + 100 × plan index) × STAND_IN_SCALE (default 1) with 0.05 % noise;
-// STAND_IN_SCALED=NAME: the scale applies to that state only.
+// STAND_IN_SCALED=NAME: the scale applies to that state only. STAND_IN_HANG_AT_EXIT=1: after its
+// commands end it never exits (a teardown that hangs).
 
 #include <unistd.h>
 
@@ -157,6 +158,11 @@ int main(int argc, char** argv) {
       }
       run.result = r;
       send(out, result_message(run));
+    }
+  }
+  if (std::getenv("STAND_IN_HANG_AT_EXIT") != nullptr) {
+    for (;;) {
+      std::this_thread::sleep_for(std::chrono::seconds(1));
     }
   }
   return 0;

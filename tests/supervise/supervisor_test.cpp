@@ -46,11 +46,12 @@ struct outcome {
 };
 
 outcome supervise_with(const std::vector<std::string>& names, std::vector<worker_slot> slots,
-                       double timeout_s = 30) {
+                       double timeout_s = 30, double exit_timeout_s = 30) {
   supervisor_settings settings;
   settings.slots = std::move(slots);
   settings.state_timeout_s = timeout_s;
   settings.start_timeout_s = 30;
+  settings.exit_timeout_s = exit_timeout_s;
   std::ostringstream events;
   settings.events = &events;
   outcome o;
@@ -125,6 +126,23 @@ TEST(supervisor, a_cuda_fault_ends_the_worker_and_the_next_state_gets_a_fresh_on
     starts += line.starts_with("start ") ? 1 : 0;
   }
   EXPECT_EQ(starts, 3);
+}
+
+TEST(supervisor, a_worker_whose_exit_hangs_is_killed_and_the_run_ends_with_every_result) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto o = supervise_with({"ok/a", "fault/b", "ok/c"},
+                                {stand_in(0, {{"STAND_IN_HANG_AT_EXIT", "1"}})}, 30, 1);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(o.runs.size(), 3U);
+  EXPECT_EQ(o.runs[0].status, run_status::ok);
+  EXPECT_EQ(o.runs[1].error, error_kind::cuda_fault);
+  EXPECT_EQ(o.runs[2].status, run_status::ok);
+  // The fault's worker exits on its own (it returns at once); the last one hangs and is killed.
+  EXPECT_NE(o.events.find("had not exited 1 s after its last state and was killed"),
+            std::string::npos)
+      << o.events;
+  EXPECT_LT(seconds, 20) << "the run waited on a worker that never exits";
 }
 
 TEST(supervisor, a_worker_that_speaks_garbage_is_stopped_and_its_state_fails) {
