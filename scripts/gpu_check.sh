@@ -2,9 +2,10 @@
 # The GPU check of kerntime's timing engine, run on the H200 over a build made elsewhere:
 #   OUT=out scripts/gpu_check.sh [build-folder]      (default folder: build)
 # It builds nothing (the GPU machine has no gtest, fmt or nlohmann): it runs the GPU tests
-# (ctest -L gpu), the accuracy benchmarks and the Nsight Compute comparison, writes every log
-# under $OUT (default ./out; at most 8 files) and prints a short summary table last. Where the
-# Python module is installed (python3 -m pip install --no-build-isolation .), its tests run too.
+# (ctest -L gpu), the accuracy benchmarks and the Nsight Compute comparison, writes
+# results.txt, summary.txt and every log (logs.tgz) under $OUT (default ./out) and prints a short
+# summary table last. Where the Python module is installed (python3 -m pip install
+# --no-build-isolation .), its tests run too.
 # It never changes clocks or any other setting of the card: ncu runs with --clock-control none.
 # GPU_CHECK_STEPS picks parts (below), for a device session too short for all of them.
 set -u -o pipefail
@@ -14,12 +15,29 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 accuracy="$root/bench/accuracy" # ncu_csv.py, the one Nsight Compute CSV reader
 OUT=${OUT:-./out}
 mkdir -p "$OUT"
-OUT=$(cd "$OUT" && pwd)
-results="$OUT/results.txt"   # every RESULT line, then the test counts
-bench_log="$OUT/bench.log"   # the benchmarks' full output
+# What comes back from a device machine is at most 8 files: the RESULT lines and the table go to
+# $OUT as they come (so a run cut off at the device's limit still returns them), every other log
+# to a folder of its own, packed into $OUT/logs.tgz at the end.
+final_out=$(cd "$OUT" && pwd)
+OUT=$(mktemp -d)
+results="$final_out/results.txt" # every RESULT line, then the test counts
+bench_log="$OUT/bench.log"       # the benchmarks' full output
 : >"$results"
 : >"$bench_log"
 started=$(date +%s)
+# The steps share GPU_CHECK_SECONDS (default 570: a device command may run 600 s); each gets what
+# it asks for or what is left, and one with nothing left is skipped, saying so.
+deadline=$((started + ${GPU_CHECK_SECONDS:-570}))
+within() { # seconds command...: `timeout`, cut to the time left
+  local want=$1 left=$((deadline - $(date +%s)))
+  shift
+  ((left < want)) && want=$left
+  if ((want < 5)); then
+    echo "skipped, no time left of GPU_CHECK_SECONDS: $*" | tee -a "$results" >&2
+    return 124
+  fi
+  timeout "$want" "$@"
+}
 # The GPU tests link cuBLAS dynamically (the toolkit's folders are the fallback to their
 # RUNPATH); every binary links simdjson (reading results), which this machine lacks: the copy
 # carried in .deps/lib (scripts/stage_build.sh puts it there).
@@ -52,7 +70,7 @@ find "$build" -name '*_tests.cmake' -exec touch {} + 2>/dev/null
 if wanted tests; then
 step "GPU tests"
 ctest_log="$OUT/ctest.log"
-timeout 480 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 60 >"$ctest_log" 2>&1
+within 480 ctest --test-dir "$build" -L gpu --output-on-failure --timeout 60 >"$ctest_log" 2>&1
 ctest_status=$?
 tail -n 25 "$ctest_log"
 # ctest says "N% tests passed, F tests failed out of T", or "100% tests passed out of T".
@@ -68,7 +86,7 @@ if [[ -z "$total" || "$total" == 0 ]]; then
   total=0 failed=0 skipped=0
   for test_binary in "$build"/tests/gpu/gpu_*_test; do
     [[ -x "$test_binary" ]] || continue
-    log=$(timeout 120 "$test_binary" 2>&1)
+    log=$(within 120 "$test_binary" 2>&1)
     echo "$log" >>"$ctest_log"
     ran=$(sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran.*/\1/p' <<<"$log")
     skip=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\{0,1\},.*/\1/p' <<<"$log")
@@ -95,7 +113,7 @@ run_bench() { # name timeout [args...]: run one benchmark, keep its RESULT lines
   fi
   {
     echo "### $name"
-    timeout "$limit" "$binary" "$@" 2>&1
+    within "$limit" "$binary" "$@" 2>&1
     echo "### $name exit $?"
   } | tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
   grep -q "^### $name exit 0" "$bench_log" || echo "RESULT $name error=exit_$(sed -n "s/^### $name exit //p" "$bench_log" | tail -1)" | tee -a "$results"
@@ -117,7 +135,7 @@ fi
 if wanted session; then
 run_bench session_cost 120
 step "session targets"
-timeout 300 python3 "$root/bench/session/session_targets.py" "$build/kerntime" --out "$(mktemp -d)" \
+within 300 python3 "$root/bench/session/session_targets.py" "$build/kerntime" --out "$(mktemp -d)" \
   --tiny-kernels 16 \
   2>&1 | tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
 fi
@@ -126,7 +144,7 @@ if wanted bench; then
 # The exact number of calls the engine makes to the work (warmup + discarded + measured).
 {
   echo "### calls to the work (protocol_fields test)"
-  timeout 30 "$build/tests/gpu/gpu_protocol_fields_test" \
+  within 30 "$build/tests/gpu/gpu_protocol_fields_test" \
     --gtest_filter='*trials_repeats_warmup_and_input_sets*' 2>&1
 } >>"$bench_log"
 calls_line=$(grep -m1 '^calls to the work' "$bench_log")
@@ -137,12 +155,16 @@ fi
 # the blocking kernel's 1 s timeout); the wall time beside the GPU time it measured, flush included.
 if wanted queue; then
 step "queue"
-timeout 60 "$build/kerntime" run --filter 'tiny_kernel/kernels=1' --repeat 2000 \
+within 60 "$build/kerntime" run --filter 'tiny_kernel/kernels=1' --repeat 2000 \
   --json "$OUT/queue_tiny.json" >"$OUT/queue_tiny.log" 2>&1
 python3 - "$OUT/queue_tiny.json" <<'PY' | tee -a "$results"
 import json, sys
-r = json.load(open(sys.argv[1]))["runs"][0]
-res = r["result"]
+try:
+    r = json.load(open(sys.argv[1]))["runs"][0]
+    res = r["result"]
+except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+    print(f"RESULT queue_tiny_repeat2000 error={type(e).__name__}")
+    sys.exit(0)
 gpu = sum(s + res["flush_median_ns"] for t in res["trials"] for s in t["span_ns"]) / 1e9
 w = res["work"]
 print(f"RESULT queue_tiny_repeat2000 wall_s={res['wall_seconds']:.3f} state_s={r['wall_seconds']:.3f} "
@@ -158,7 +180,7 @@ fi
 # longer study).
 if wanted compare; then
 step "compare"
-timeout 300 python3 "$root/bench/compare/compare_check.py" "$build/kerntime" "$OUT/compare" \
+within 300 python3 "$root/bench/compare/compare_check.py" "$build/kerntime" "$OUT/compare" \
   --aa-runs 4 --detect-repeats 1 --stop-runs 2 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
 fi
@@ -167,7 +189,7 @@ fi
 # it, the event timer's step, A/A compares with the step in the interval (docs/compare.md).
 if wanted trust; then
 step "trust"
-OUT="$OUT/trust" timeout 240 "$root/bench/compare/trust_check.sh" "$build" 2>&1 |
+OUT="$OUT/trust" within 240 "$root/bench/compare/trust_check.sh" "$build" 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
 fi
 
@@ -175,7 +197,7 @@ fi
 # one GPU (bench/scale/scale_check.py; docs/scale.md). The fault and hang cases are GPU tests.
 if wanted scale; then
 step "scale"
-timeout 400 python3 "$root/bench/scale/scale_check.py" "$build/kerntime" "$OUT/scale" 2>&1 |
+within 400 python3 "$root/bench/scale/scale_check.py" "$build/kerntime" "$OUT/scale" 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
 # ctest keeps every test's output, passing ones too, in LastTest.log: the fault suite's numbers.
 grep -h '^RESULT \(fault\|hang\|flush_probe\)' "$build/Testing/Temporary/LastTest.log" 2>/dev/null |
@@ -188,7 +210,7 @@ ncu_bin=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-comput
 if [[ -z "$ncu_bin" ]]; then
   echo "RESULT gemm_vs_ncu error=ncu_not_found" | tee -a "$results"
 else
-  timeout 150 "$ncu_bin" --clock-control none --cache-control all \
+  within 150 "$ncu_bin" --clock-control none --cache-control all \
     --metrics gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second --csv --print-units base --log-file "$OUT/ncu.csv" \
     "$build/bench/bench_gemm_for_ncu" 20 >"$OUT/ncu_app.log" 2>&1
   echo "ncu exit $?" >>"$OUT/ncu_app.log"
@@ -224,7 +246,7 @@ fi
 # only ncu's number is read here.
 if [[ -n "$ncu_bin" ]]; then
   step "Nsight Compute on a 100 us spin"
-  timeout 90 "$ncu_bin" --clock-control none --cache-control all -k regex:spin \
+  within 90 "$ncu_bin" --clock-control none --cache-control all -k regex:spin \
     --metrics gpu__time_duration.sum --csv --print-units base --log-file "$OUT/ncu_spin.csv" \
     "$build/kerntime" run --filter 'spin/duration_us=100' --warmup 1 --trials 1 --repeat 10 \
     --quiet >"$OUT/ncu_spin_app.log" 2>&1
@@ -245,7 +267,7 @@ fi
 if wanted python; then
 if python3 -c "import kerntime._kerntime" 2>/dev/null; then
   step "Python tests"
-  (cd "$root" && timeout 300 python3 -m pytest -q -rs -p no:cacheprovider python/tests) \
+  (cd "$root" && within 300 python3 -m pytest -q -rs -p no:cacheprovider python/tests) \
     >"$OUT/pytest.log" 2>&1
   tail -n 6 "$OUT/pytest.log"
   summary=$(grep -E '^[0-9]+ (passed|failed)|^=+ .*(passed|failed)' "$OUT/pytest.log" | tail -1)
@@ -253,15 +275,15 @@ if python3 -c "import kerntime._kerntime" 2>/dev/null; then
   # torch.topk's host time under CUPTI by activity kinds, without kerntime (docs/queue.md).
   if python3 -c "import torch" 2>/dev/null; then
     step "torch launch cost"
-    timeout 120 python3 "$root/bench/queue/torch_launch_cost.py" 2>&1 | tee -a "$bench_log" |
+    within 120 python3 "$root/bench/queue/torch_launch_cost.py" 2>&1 | tee -a "$bench_log" |
       grep '^RESULT' | tee -a "$results"
     # torch.topk outside and inside a session (docs/queue.md, "Inside a session").
     step "torch in a session"
-    timeout 120 python3 "$root/bench/session/torch_session.py" 2>&1 | tee -a "$bench_log" |
+    within 120 python3 "$root/bench/session/torch_session.py" 2>&1 | tee -a "$bench_log" |
       grep '^RESULT' | tee -a "$results"
     # kerntime.ab: A/A false decisions and detection of a 1 % change (docs/ab.md).
     step "kerntime.ab"
-    timeout 300 python3 "$root/bench/ab/ab_check.py" --runs 10 --max-blocks 30 2>&1 |
+    within 300 python3 "$root/bench/ab/ab_check.py" --runs 10 --max-blocks 30 2>&1 |
       tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
   fi
 else
@@ -274,12 +296,12 @@ fi
 if wanted ab; then
   step "kerntime ab"
   OUT="$OUT/ab" AA_RUNS=${AB_AA_RUNS:-2} DETECT_RUNS=${AB_DETECT_RUNS:-3} \
-    timeout 540 "$root/bench/ab/ab_cli_check.sh" "$build" 2>&1 | tee -a "$bench_log" |
+    within 540 "$root/bench/ab/ab_cli_check.sh" "$build" 2>&1 | tee -a "$bench_log" |
     grep '^RESULT' | tee -a "$results"
 fi
 
 step "summary"
-python3 - "$results" <<'PY' | tee "$OUT/summary.txt"
+python3 - "$results" <<'PY' | tee "$final_out/summary.txt"
 # One line per number: name, value, target, verdict. Targets are those of issue 2.
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -294,6 +316,9 @@ for line in lines:
         t = dict(kv.split("=") for kv in line.split()[1:])
         print(f"GPU tests: {t['passed']} passed, {t['failed']} failed, {t['skipped']} skipped"
               f" (of {t['total']})")
+        continue
+    if line.startswith("skipped"):
+        print(line)
         continue
     if line.startswith("PYTESTS"):
         print("Python tests:", line.split(" ", 1)[1] if " " in line else "?")
@@ -327,7 +352,11 @@ for line in lines:
         row(f"fixed cost ms: CUPTI {f['step']}, kept initialised (not kerntime's way)",
             f"{num('ms'):.3g}")
     elif bench == "ab_cli_aa":
-        states = max(num("states"), 1)
+        states = num("states")
+        if states == 0:
+            row("kerntime ab A/A suite", "no state compared (see logs.tgz: ab/aa_*.err)", None,
+                False)
+            continue
         wrong = num("slower") + num("faster")
         row("kerntime ab A/A suite: false slower/faster", f"{wrong:g} of {states:g}",
             "<= 1 %", wrong <= 0.01 * states)
@@ -480,4 +509,5 @@ print(f"{'name':<{width}}  {'value':>22}  {'target':>10}  result")
 for name, value, target, verdict in rows:
     print(f"{name:<{width}}  {value:>22}  {target:>10}  {verdict}")
 PY
-echo "logs in $OUT; total $(($(date +%s) - started)) s"
+tar czf "$final_out/logs.tgz" -C "$OUT" . 2>/dev/null
+echo "logs in $final_out/logs.tgz; total $(($(date +%s) - started)) s"

@@ -3,6 +3,9 @@
 # enough to travel): stripped executables, CTest files and discovered test lists, CMakeCache.txt.
 # Usage: scripts/stage_build.sh [build] [stage-root]   — then carry the stage root (default .stage)
 # and .deps to the GPU machine; the staged build lies in STAGE-ROOT/build.
+# STAGE_ONLY='kerntime bench/bench_ab_spin tests/gpu/*': only the executables these patterns
+# (relative to the build folder) match; the whole GPU set no longer fits the 64 MiB carry.
+# It ends by adding up what would travel and fails when that is over the limit.
 # The consumer tests' build folders (whole projects of their own) stay behind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +24,14 @@ ctest --test-dir "$build" -N >/dev/null  # let gtest discovery cache its lists
 (cd "$build" && find . -name CMakeFiles -prune -o -path ./tests/consumer/find_package -prune -o -path ./tests/consumer/add_subdirectory -prune -o -path ./examples -prune -o -type f -executable ! -name '*.so' ! -name '*.sh' -print) |
   awk '!/^\.\/tests\// || /^\.\/tests\/gpu\// || /_gpu_tests$/' |
   while read -r f; do
+    if [[ -n "${STAGE_ONLY:-}" ]]; then
+      wanted=false
+      for pattern in $STAGE_ONLY; do
+        # shellcheck disable=SC2053 # a glob on purpose
+        [[ "${f#./}" == $pattern ]] && wanted=true
+      done
+      $wanted || continue
+    fi
     mkdir -p "$stage/$(dirname "$f")"
     cp -p "$build/$f" "$stage/$f"
     strip --strip-unneeded "$stage/$f" 2>/dev/null || true
@@ -38,4 +49,18 @@ simdjson=$(readlink -f /usr/lib/x86_64-linux-gnu/libsimdjson.so)
 cp -p "$simdjson" ".deps/lib/$(objdump -p "$simdjson" | awk '/SONAME/ {print $2}')"
 cp -p "$simdjson" .deps/lib/libsimdjson.so
 cp -p /usr/lib/x86_64-linux-gnu/libz.a .deps/lib/
+# SQLite (the history store): the GPU machine's system Python has it, most likely; carried anyway.
+sqlite=$(readlink -f /usr/lib/x86_64-linux-gnu/libsqlite3.so.0 2>/dev/null || true)
+[[ -n "$sqlite" && -f "$sqlite" ]] && cp -p "$sqlite" .deps/lib/libsqlite3.so.0
 du -sh "$stage"
+# What travels: the tracked tree, the untracked files git does not ignore, the stage and .deps.
+tree_kib=$(git ls-files -z --cached --others --exclude-standard | du -ck --files0-from=- 2>/dev/null |
+  tail -1 | cut -f1)
+stage_kib=$(du -sk "$root" | cut -f1)
+deps_kib=$(du -sk .deps | cut -f1)
+total_mib=$(((tree_kib + stage_kib + deps_kib) / 1024))
+echo "would travel: ${total_mib} MiB (tree $((tree_kib / 1024)), stage $((stage_kib / 1024)), .deps $((deps_kib / 1024)); the limit is 64)"
+if ((total_mib >= 64)); then
+  echo "over the 64 MiB carry: stage less, e.g. STAGE_ONLY='kerntime bench/bench_ab_spin tests/gpu/*', or move .deps/include aside when no Python module is built there" >&2
+  exit 1
+fi

@@ -6,4 +6,6 @@ OUT=${OUT:-./out}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 kerntime="$build/kerntime"
-export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64"
+# simdjson (and SQLite) as scripts/stage_build.sh carries them in .deps/lib, then the toolkit's.
+deps="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/.deps/lib"
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$deps:/usr/local/cuda/lib64"
