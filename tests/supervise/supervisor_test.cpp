@@ -176,6 +176,7 @@ TEST(supervisor, a_program_that_cannot_be_executed_reads_as_a_worker_that_never_
 
 TEST(supervisor, several_devices_share_one_queue_and_the_records_keep_plan_order) {
   std::vector<std::string> names;
+  names.reserve(12);
   for (int i = 0; i < 12; ++i) {
     names.push_back("ok/s" + std::to_string(i));
   }
