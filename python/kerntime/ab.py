@@ -96,7 +96,9 @@ def ab(fn_a: Callable[..., Any], fn_b: Callable[..., Any], *args: Any, threshold
     (default 1 %), or at ``max_blocks`` blocks / ``max_time`` seconds with ``inconclusive``.
     ``alpha``: the chance that the interval ever misses the true ratio, over all the looks.
     Other keyword arguments are bench()'s options (``repeat``, ``warmup``, ``flush_l2``,
-    ``input_sets``, ``metric``, ``backend``, ``stream``, ...) or fn's keyword arguments.
+    ``input_sets``, ``metric``, ``backend``, ``stream``, ...) or fn's keyword arguments. ab's own
+    (``threshold``, ``alpha``, ``max_blocks``, ``max_time``) never reach fn: a function that takes
+    one of those names (``torch.addmm(..., alpha=)``) gets it through ``functools.partial``.
     Returns an ABComparison; raises InvalidArgument for bad options before anything runs."""
     if not hasattr(_kerntime, "SequentialRatio"):
         raise InvalidArgument(f"kerntime.ab: {_kerntime.compare_unavailable}")

@@ -139,7 +139,11 @@ plan_listing plan_of(const std::string& path, const char* role,
     throw invalid_argument(fmt::format(fmt::runtime(refusal),
                                        fmt::format("did not answer in {:g} s", list_timeout_s)));
   }
-  if (listed.exit_code == exit_bad_input && !listed.err.empty()) {
+  if (listed.too_much_output) {
+    throw invalid_argument(fmt::format(
+        fmt::runtime(refusal), fmt::format("printed more than {} MiB", max_output_bytes >> 20)));
+  }
+  if (listed.exit_code == exit_bad_input && listed.err.starts_with("kerntime:")) {
     // A kerntime program that refused the selection: its own message says why.
     throw invalid_argument(fmt::format("{} {} refused the selection: {}", role, path,
                                        message_line(first_line(listed.err))));
@@ -458,6 +462,14 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   const auto started = std::chrono::steady_clock::now();
   supervision_summary summary;
   const auto outcomes = run_ab(matched.both, settings, &summary);
+  // No worker could use a GPU (held in exclusive mode, broken): nothing was measured, as when no
+  // GPU is found.
+  if (!outcomes.empty() && std::all_of(outcomes.begin(), outcomes.end(), [](const auto& o) {
+        return o.a.empty() && o.b.empty() && o.failure_kind == error_kind::device_unavailable;
+      })) {
+    err << "kerntime: " << message_line(outcomes.front().failure) << '\n';
+    return exit_no_device;
+  }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
@@ -520,7 +532,13 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     }
     report_file_flags files;
     files.files[flag == "--html" ? "--html" : "--json"] = path;
-    if (!write_report_files(plan_report_files(files), context, runs, err, compared)) {
+    try { // checked before the run; a folder gone since is a file not written, not bad input
+      if (!write_report_files(plan_report_files(files), context, runs, err, compared)) {
+        exit_code = exit_benchmark_failed;
+      }
+    } catch (const error& e) {
+      err << "kerntime: " << flag << ' ' << path << " was not written: " << message_line(e.what())
+          << '\n';
       exit_code = exit_benchmark_failed;
     }
   };

@@ -30,10 +30,11 @@ void close_quietly(int& fd) {
   }
 }
 
-// Reads what is there into `into`; false at the end of the stream.
-bool drain(int fd, std::string& into) {
+// Reads what is there into `into`, stopping once it holds more than `limit` bytes (a writer
+// without end never lets the pipe run dry); false at the end of the stream.
+bool drain(int fd, std::string& into, std::size_t limit) {
   std::array<char, 65536> buffer{};
-  for (;;) {
+  while (into.size() <= limit) {
     const ssize_t n = ::read(fd, buffer.data(), buffer.size());
     if (n > 0) {
       into.append(buffer.data(), static_cast<std::size_t>(n));
@@ -44,6 +45,7 @@ bool drain(int fd, std::string& into) {
     }
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
   }
+  return true;
 }
 
 } // namespace
@@ -59,6 +61,11 @@ program_output run_program(const std::vector<std::string>& argv, double timeout_
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, err[1], STDERR_FILENO);
+  // A process group of its own: whatever it started is killed with it.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
   std::vector<char*> args;
   args.reserve(argv.size() + 1);
   for (const auto& a : argv) {
@@ -73,13 +80,15 @@ program_output run_program(const std::vector<std::string>& argv, double timeout_
     }
   }
   std::vector<char*> envp;
+  envp.reserve(environment.size() + 1);
   for (auto& e : environment) {
     envp.push_back(e.data());
   }
   envp.push_back(nullptr);
   pid_t pid = -1;
-  const int spawned = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  const int spawned = ::posix_spawn(&pid, args[0], &actions, &attributes, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   close_quietly(out[1]);
   close_quietly(err[1]);
   program_output result;
@@ -91,33 +100,55 @@ program_output run_program(const std::vector<std::string>& argv, double timeout_
   }
   ::fcntl(out[0], F_SETFL, ::fcntl(out[0], F_GETFL) | O_NONBLOCK);
   ::fcntl(err[0], F_SETFL, ::fcntl(err[0], F_GETFL) | O_NONBLOCK);
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                             std::chrono::duration<double>(timeout_s));
+  using clock_type = std::chrono::steady_clock;
+  const auto deadline = clock_type::now() + std::chrono::duration_cast<clock_type::duration>(
+                                                std::chrono::duration<double>(timeout_s));
+  // Once it has exited, what it printed is read for a moment more: a child of its own may hold
+  // the pipes open for good.
+  constexpr auto after_exit = std::chrono::seconds(1);
+  auto read_until = clock_type::time_point::max();
   bool out_open = true;
   bool err_open = true;
-  while (out_open || err_open) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      result.timed_out = true;
-      ::kill(pid, SIGKILL);
+  bool exited = false;
+  int status = 0;
+  for (;;) {
+    if (!exited && ::waitpid(pid, &status, WNOHANG) == pid) {
+      exited = true;
+      read_until = clock_type::now() + after_exit;
+    }
+    const auto now = clock_type::now();
+    if ((exited && !out_open && !err_open) || now >= read_until) {
       break;
     }
+    if (now >= deadline) {
+      result.timed_out = !exited;
+      break;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
     std::array<pollfd, 2> fds{{{.fd = out_open ? out[0] : -1, .events = POLLIN, .revents = 0},
                                {.fd = err_open ? err[0] : -1, .events = POLLIN, .revents = 0}}};
-    (void)::poll(fds.data(), fds.size(), static_cast<int>(std::min<long long>(left.count(), 1000)));
+    // Short waits: an exit is seen by polling waitpid.
+    (void)::poll(fds.data(), fds.size(), static_cast<int>(std::min<long long>(left.count(), 50)));
     if (out_open && fds[0].revents != 0) {
-      out_open = drain(out[0], result.out);
+      out_open = drain(out[0], result.out, max_output_bytes);
     }
     if (err_open && fds[1].revents != 0) {
-      err_open = drain(err[0], result.err);
+      err_open = drain(err[0], result.err, max_error_bytes);
+      if (result.err.size() > max_error_bytes) {
+        result.err.resize(max_error_bytes); // the start says why; the rest is dropped
+      }
+    }
+    if (result.out.size() > max_output_bytes) {
+      result.too_much_output = true;
+      break;
     }
   }
   close_quietly(out[0]);
   close_quietly(err[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  ::kill(-pid, SIGKILL); // its group: anything it left running, and itself if it still runs
+  if (!exited) {
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);

@@ -28,10 +28,10 @@ class ab_command(unittest.TestCase):
     def tearDown(self):
         self.folder.cleanup()
 
-    def program(self, name, states="ok/n=1,ok/n=2", scale=1.0):
+    def program(self, name, states="ok/n=1,ok/n=2", scale=1.0, env=""):
         path = self.dir / name
-        path.write_text(
-            f"#!/bin/sh\nSTAND_IN_STATES='{states}' STAND_IN_SCALE={scale} exec '{STAND_IN}' \"$@\"\n")
+        path.write_text(f"#!/bin/sh\nSTAND_IN_STATES='{states}' STAND_IN_SCALE={scale} {env} "
+                        f"exec '{STAND_IN}' \"$@\"\n")
         path.chmod(path.stat().st_mode | stat.S_IXUSR)
         return str(path)
 
@@ -145,6 +145,29 @@ class ab_command(unittest.TestCase):
                          "-q")
         self.assertEqual(strict.returncode, 1, strict.stderr)
         self.assertIn("stayed inconclusive", strict.stderr)
+
+    def test_a_gpu_no_worker_can_use_exits_3_with_the_reason_and_writes_nothing(self):
+        a = self.program("a", env="STAND_IN_UNUSABLE='the GPU is in exclusive mode'")
+        out = self.dir / "ab.json"
+        done = self.ab(a, a, "--json", str(out), "-q")
+        self.assertEqual(done.returncode, 3, done.stderr)
+        self.assertIn("the GPU is in exclusive mode", done.stderr)
+        self.assertFalse(out.exists())
+
+    def test_a_program_that_is_no_kerntime_program_is_named_so(self):
+        usage = self.dir / "usage"
+        usage.write_text("#!/bin/sh\necho 'usage: usage [-h]' >&2\nexit 2\n")
+        usage.chmod(0o755)
+        endless = self.dir / "endless"
+        endless.write_text("#!/bin/sh\nexec yes\n")
+        endless.chmod(0o755)
+        a = self.program("a")
+        for program, message in [(usage, "usage: usage [-h]"), (endless, "printed more than")]:
+            with self.subTest(program=program.name):
+                done = self.ab(a, str(program))
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertIn(f"B_PROGRAM {program} is not a kerntime program", done.stderr)
+                self.assertIn(message, done.stderr)
 
     def test_bad_input_exits_2_before_anything_runs(self):
         a = self.program("a")
