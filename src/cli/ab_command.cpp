@@ -462,13 +462,17 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   const auto started = std::chrono::steady_clock::now();
   supervision_summary summary;
   const auto outcomes = run_ab(matched.both, settings, &summary);
-  // No worker could use a GPU (held in exclusive mode, broken): nothing was measured, as when no
-  // GPU is found.
-  if (!outcomes.empty() && std::all_of(outcomes.begin(), outcomes.end(), [](const auto& o) {
-        return o.a.empty() && o.b.empty() && o.failure_kind == error_kind::device_unavailable;
-      })) {
-    err << "kerntime: " << message_line(outcomes.front().failure) << '\n';
-    return exit_no_device;
+  // Nothing measured because no worker could use a GPU (held in exclusive mode, broken), as when
+  // no GPU is found; or because every worker refused the run's flags (a program built with
+  // another kerntime), as any bad input.
+  for (const auto& [kind, code] : {std::pair{error_kind::device_unavailable, exit_no_device},
+                                   std::pair{error_kind::invalid_argument, exit_bad_input}}) {
+    if (!outcomes.empty() && std::all_of(outcomes.begin(), outcomes.end(), [&](const auto& o) {
+          return o.a.empty() && o.b.empty() && o.failure_kind == kind;
+        })) {
+      err << "kerntime: " << message_line(outcomes.front().failure) << '\n';
+      return code;
+    }
   }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

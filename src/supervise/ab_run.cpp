@@ -22,6 +22,9 @@ namespace {
 
 using clock_type = std::chrono::steady_clock;
 
+// The exit code of a kerntime program given bad input (cli/exit_codes.hpp).
+constexpr int bad_input_exit = 2;
+
 double seconds_since(clock_type::time_point from) {
   return std::chrono::duration<double>(clock_type::now() - from).count();
 }
@@ -49,6 +52,8 @@ public:
       : launch_(launch), label_(std::move(label)) {}
 
   [[nodiscard]] const std::string& label() const { return label_; }
+  // A worker ended before it was ready saying its flags were bad input: no restart can help.
+  [[nodiscard]] bool refused_arguments() const { return refused_arguments_; }
   [[nodiscard]] const std::optional<run_device>& device() const { return device_; }
 
   // Starts the process when none runs, without waiting for it: both sides of a round start at
@@ -92,9 +97,17 @@ public:
       }
       drop();
       return "it sent a result before saying it was ready";
-    case heard::ended:
-      return fmt::format("it ended before it was ready ({}); is {} a kerntime program?", drop(),
+    case heard::ended: {
+      const std::string how = drop();
+      if (last_exit_code_ == bad_input_exit) {
+        refused_arguments_ = true;
+        return fmt::format("it refused the run's flags ({}; its own words are above): {} may be "
+                           "built with another kerntime that lacks one of them",
+                           how, launch_.argv.front());
+      }
+      return fmt::format("it ended before it was ready ({}); is {} a kerntime program?", how,
                          launch_.argv.front());
+    }
     case heard::timed_out:
       return fmt::format("it was not ready after {:g} s ({})", timeout_s, drop());
     case heard::garbage:
@@ -188,6 +201,7 @@ private:
     }
     process_->kill();
     std::string how = process_->reap();
+    last_exit_code_ = process_->exit_code();
     process_.reset();
     lines_.clear();
     ready_ = false;
@@ -202,6 +216,8 @@ private:
   clock_type::time_point started_;
   bool ready_ = false;
   std::string start_problem_;
+  std::optional<int> last_exit_code_;
+  bool refused_arguments_ = false;
 };
 
 ab_trials trials_of(const ab_state_outcome& o) {
@@ -233,7 +249,12 @@ public:
         (settings.keep_workers ? std::max<std::size_t>(1, settings.pairs_per_round / 2) : 1);
   }
 
-  [[nodiscard]] bool given_up() const { return failed_starts_ >= start_attempts; }
+  [[nodiscard]] bool given_up() const {
+    return failed_starts_ >= start_attempts || refused_arguments();
+  }
+  [[nodiscard]] bool refused_arguments() const {
+    return a_.refused_arguments() || b_.refused_arguments();
+  }
   [[nodiscard]] const std::string& given_up_because() const { return last_start_problem_; }
   supervision_summary& summary() { return summary_; }
 
@@ -511,11 +532,13 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
     t.join();
   }
   std::string why;
+  bool refused = !pairs.empty();
   for (auto& pair : pairs) {
     pair->stop();
     if (pair->given_up()) {
       why += (why.empty() ? "" : "; ") + pair->given_up_because();
     }
+    refused = refused && pair->refused_arguments();
     if (summary != nullptr) {
       summary->workers_started += pair->summary().workers_started;
       summary->faults += pair->summary().faults;
@@ -529,7 +552,8 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
     auto& o = outcomes[i];
     o.failure = fmt::format("{}: no worker could start ({})",
                             o.a.empty() ? "not run" : "not finished", why);
-    o.failure_kind = error_kind::device_unavailable;
+    // Every device's workers refused the flags: bad input, not a device problem.
+    o.failure_kind = refused ? error_kind::invalid_argument : error_kind::device_unavailable;
     o.finished_after_s = seconds_since(run_start);
   }
   return outcomes;

@@ -154,6 +154,21 @@ class ab_command(unittest.TestCase):
         self.assertIn("the GPU is in exclusive mode", done.stderr)
         self.assertFalse(out.exists())
 
+    def test_a_program_whose_workers_refuse_the_run_flags_is_bad_input(self):
+        # It answers its plan query, but its workers refuse a flag (a program built with another
+        # kerntime): exit 2 with its words, not a device given up (exit 3).
+        older = self.dir / "older"
+        older.write_text("#!/bin/sh\n"
+                         f"if [ \"$1\" = list ]; then STAND_IN_STATES='ok/n=1,ok/n=2' exec '{STAND_IN}' \"$@\"; fi\n"
+                         "echo 'kerntime: error: The following argument was not expected: "
+                         "--cuda-graph' >&2\nexit 2\n")
+        older.chmod(0o755)
+        a = self.program("a")
+        done = self.ab(a, str(older), "-q")
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("refused the run's flags", done.stderr)
+        self.assertIn("--cuda-graph", done.stderr)
+
     def test_a_program_that_is_no_kerntime_program_is_named_so(self):
         usage = self.dir / "usage"
         usage.write_text("#!/bin/sh\necho 'usage: usage [-h]' >&2\nexit 2\n")
