@@ -465,13 +465,15 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   // Nothing measured because no worker could use a GPU (held in exclusive mode, broken), as when
   // no GPU is found; or because every worker refused the run's flags (a program built with
   // another kerntime), as any bad input.
-  for (const auto& [kind, code] : {std::pair{error_kind::device_unavailable, exit_no_device},
-                                   std::pair{error_kind::invalid_argument, exit_bad_input}}) {
-    if (!outcomes.empty() && std::all_of(outcomes.begin(), outcomes.end(), [&](const auto& o) {
+  for (const auto& rule : {std::pair{error_kind::device_unavailable, exit_no_device},
+                           std::pair{error_kind::invalid_argument, exit_bad_input}}) {
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+    const error_kind kind = rule.first;
+    if (!outcomes.empty() && std::all_of(outcomes.begin(), outcomes.end(), [kind](const auto& o) {
           return o.a.empty() && o.b.empty() && o.failure_kind == kind;
         })) {
       err << "kerntime: " << message_line(outcomes.front().failure) << '\n';
-      return code;
+      return rule.second;
     }
   }
   const double wall =
