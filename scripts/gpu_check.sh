@@ -28,13 +28,13 @@ started=$(date +%s)
 # The steps share GPU_CHECK_SECONDS (default 570: a device command may run 600 s); each gets what
 # it asks for or what is left, and one with nothing left is skipped, saying so.
 deadline=$((started + ${GPU_CHECK_SECONDS:-570}))
-within() { # seconds command...: `timeout`, cut to the time left
+within() { # seconds command...: `timeout`, cut to the time left; 125 when none is left
   local want=$1 left=$((deadline - $(date +%s)))
   shift
   ((left < want)) && want=$left
   if ((want < 5)); then
     echo "skipped, no time left of GPU_CHECK_SECONDS: $*" | tee -a "$results" >&2
-    return 124
+    return 125
   fi
   timeout "$want" "$@"
 }
@@ -116,7 +116,13 @@ run_bench() { # name timeout [args...]: run one benchmark, keep its RESULT lines
     within "$limit" "$binary" "$@" 2>&1
     echo "### $name exit $?"
   } | tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
-  grep -q "^### $name exit 0" "$bench_log" || echo "RESULT $name error=exit_$(sed -n "s/^### $name exit //p" "$bench_log" | tail -1)" | tee -a "$results"
+  local code
+  code=$(sed -n "s/^### $name exit //p" "$bench_log" | tail -1)
+  case $code in
+  0) ;;
+  125) echo "RESULT $name skipped=no_time_left" | tee -a "$results" ;; # within's; not a failure
+  *) echo "RESULT $name error=exit_$code" | tee -a "$results" ;;
+  esac
 }
 
 if wanted bench; then
@@ -328,6 +334,9 @@ for line in lines:
     bench, f = line.split()[1], fields(line)
     if "error" in f:
         row(bench, f["error"], None, False)
+        continue
+    if f.get("skipped") == "no_time_left":
+        row(bench, "skipped: no time left (GPU_CHECK_SECONDS)")
         continue
     num = lambda k: float(f[k])
     if bench == "host_cost":

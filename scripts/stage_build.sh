@@ -26,7 +26,8 @@ ctest --test-dir "$build" -N >/dev/null  # let gtest discovery cache its lists
   while read -r f; do
     if [[ -n "${STAGE_ONLY:-}" ]]; then
       wanted=false
-      for pattern in $STAGE_ONLY; do
+      read -ra patterns <<<"$STAGE_ONLY" # words, not globs expanded here
+      for pattern in "${patterns[@]}"; do
         # shellcheck disable=SC2053 # a glob on purpose
         [[ "${f#./}" == $pattern ]] && wanted=true
       done
@@ -54,8 +55,8 @@ sqlite=$(readlink -f /usr/lib/x86_64-linux-gnu/libsqlite3.so.0 2>/dev/null || tr
 [[ -n "$sqlite" && -f "$sqlite" ]] && cp -p "$sqlite" .deps/lib/libsqlite3.so.0
 du -sh "$stage"
 # What travels: the tracked tree, the untracked files git does not ignore, the stage and .deps.
-tree_kib=$(git ls-files -z --cached --others --exclude-standard | du -ck --files0-from=- 2>/dev/null |
-  tail -1 | cut -f1)
+tree_kib=$( (git ls-files -z --cached --others --exclude-standard |
+  du -ck --files0-from=- 2>/dev/null || true) | tail -1 | cut -f1)
 stage_kib=$(du -sk "$root" | cut -f1)
 deps_kib=$(du -sk .deps | cut -f1)
 total_mib=$(((tree_kib + stage_kib + deps_kib) / 1024))

@@ -13,9 +13,11 @@ spin="$build/bench/bench_ab_spin"
 started=$(date +%s)
 
 rm -f "$OUT"/aa_* "$OUT"/detect_* # an earlier call's runs are not this one's
+# `timeout --foreground` below: each run stays in this script's process group, so a timeout
+# around the whole script (gpu_check.sh's) ends the run in flight too.
 for i in $(seq 1 "${AA_RUNS:-5}"); do
   echo "== A/A $i ($(($(date +%s) - started)) s)"
-  timeout "${AA_RUN_TIMEOUT:-150}" "$kerntime" ab "$kerntime" "$kerntime" --max-time 20 \
+  timeout --foreground "${AA_RUN_TIMEOUT:-150}" "$kerntime" ab "$kerntime" "$kerntime" --max-time 20 \
     --state-timeout 60 --json "$OUT/aa_$i.json" -q 2>"$OUT/aa_$i.err"
   echo "exit $?"
   tail -n 2 "$OUT/aa_$i.err"
@@ -28,7 +30,7 @@ b_program="$OUT/spin_b.sh"
 printf '#!/bin/sh\nAB_SPIN_SCALE=1.01 exec "%s" "$@"\n' "$spin" >"$b_program"
 chmod +x "$b_program"
 for i in $(seq 1 "$([[ -x "$spin" ]] && echo "${DETECT_RUNS:-10}" || echo 0)"); do
-  timeout 60 "$kerntime" ab "$spin" "$b_program" --threshold 0.5% --max-time 20 \
+  timeout --foreground 60 "$kerntime" ab "$spin" "$b_program" --threshold 0.5% --max-time 20 \
     --state-timeout 30 --json "$OUT/detect_$i.json" -q 2>"$OUT/detect_$i.err"
   echo "detect $i: exit $?; $(tail -n 1 "$OUT/detect_$i.err")"
 done

@@ -60,8 +60,12 @@ class session(contextlib.ContextDecorator):  # noqa: N801 (used like a function:
         # Only a scope this object opened is closed: a stray or second exit must not close
         # another's (the pytest plugin's, say).
         if self._entered > 0:
+            try:
+                profiler_active = _profiler_active()
+            except Exception:  # torch's internals: when unsure, leave CUPTI to the profiler
+                profiler_active = True
             self._entered -= 1
-            _kerntime._leave_session(profiler_active=_profiler_active())
+            _kerntime._leave_session(profiler_active=profiler_active)
         return False
 
     @staticmethod

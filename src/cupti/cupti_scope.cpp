@@ -13,6 +13,8 @@ struct scope_state {
   std::mutex mutex;
   int depth = 0;
   const cupti_library* kept = nullptr; // CUPTI a measurement left initialised, not finalized
+  // The outermost end found a measurement holding CUPTI: that one finalizes once it lets go.
+  bool finalize_when_released = false;
   std::vector<std::function<void()>> hooks;
   scope_end last_end = scope_end::nothing_kept;
 };
@@ -76,6 +78,28 @@ void leave_cupti_scope(bool profiler_active) noexcept {
                                           : finalize_if_free(*kept);
   const std::lock_guard lock(state().mutex);
   state().last_end = end;
+  if (end == scope_end::left_to_measurement && state().depth == 0) {
+    // It may have kept CUPTI just before this end; it finalizes when it lets go of it.
+    state().kept = kept;
+    state().finalize_when_released = true;
+  }
+}
+
+void measurement_released() noexcept {
+  const cupti_library* kept = nullptr;
+  {
+    const std::lock_guard lock(state().mutex);
+    if (!state().finalize_when_released || state().depth > 0) {
+      return;
+    }
+    state().finalize_when_released = false;
+    kept = std::exchange(state().kept, nullptr);
+  }
+  if (kept != nullptr) {
+    const scope_end end = finalize_if_free(*kept);
+    const std::lock_guard lock(state().mutex);
+    state().last_end = end;
+  }
 }
 
 int cupti_scope_depth() noexcept {
@@ -90,6 +114,9 @@ bool release_cupti(const cupti_library& cupti) noexcept {
       state().kept = &cupti;
       return true;
     }
+    // Finalized here: nothing is left for measurement_released to do.
+    state().finalize_when_released = false;
+    state().kept = nullptr;
   }
   (void)cupti.finalize();
   return false;

@@ -25,6 +25,11 @@ void leave_cupti_scope(bool profiler_active = false) noexcept;
 // initialised inside one. Returns true when it was kept.
 bool release_cupti(const cupti_library& cupti) noexcept;
 
+// A measurement has let go of CUPTI (its place is free again). When the last outermost scope's
+// end found one holding it (left_to_measurement) after CUPTI had been kept, this finalizes now,
+// as that end would have. Never throws.
+void measurement_released() noexcept;
+
 // What the end of the last outermost scope did with CUPTI.
 enum class scope_end {
   nothing_kept,             // no measurement left CUPTI initialised inside the scope

@@ -384,6 +384,7 @@ void cupti_session::detach_quietly(const std::function<void()>& before_release) 
   subscriber_ = nullptr;
   attached_ = false;
   active_session.store(nullptr);
+  measurement_released(); // a scope that ended meanwhile finalizes now (cupti/cupti_scope.hpp)
   const std::lock_guard lock(mutex_);
   log_.dropped_records += dropped;
 }

@@ -29,32 +29,35 @@ struct place {
 place current_place() {
   place p;
   check_cuda(cudaGetDevice(&p.device), "reading the current device");
+  // A thread with no context yet gets the device's primary one now (the measurement would make
+  // it anyway), so that no resource is kept under "no context".
+  check_cuda(cudaFree(nullptr), "making the device's context current");
   p.context = current_context();
   return p;
 }
 
-int device_of(const place& p) {
-  return p.device;
+const place& place_of(const place& p) {
+  return p;
 }
-template <typename Rest> int device_of(const std::pair<place, Rest>& key) {
-  return key.first.device;
+template <typename Rest> const place& place_of(const std::pair<place, Rest>& key) {
+  return key.first;
 }
 
-// Destroys `items` with their device current (a blocking kernel synchronises its device before
-// freeing its flags), then makes the caller's device current again.
+// Destroys `items` with their own context current (a blocking kernel synchronises its device
+// before freeing its flags), then makes the caller's context current again.
 template <typename Key, typename T>
 void free_on_their_devices(std::map<Key, std::vector<std::unique_ptr<T>>>& items) noexcept {
-  int caller = 0;
-  const bool known = cudaGetDevice(&caller) == cudaSuccess;
+  const CUcontext caller = current_context();
   for (auto& [key, list] : items) {
-    if (!list.empty() && cudaSetDevice(device_of(key)) == cudaSuccess) {
+    const place& where = place_of(key);
+    const bool current = where.context != nullptr ? make_current(where.context)
+                                                  : cudaSetDevice(where.device) == cudaSuccess;
+    if (!list.empty() && current) {
       list.clear();
     }
   }
-  items.clear(); // any left: their device could not be made current; freed where we are
-  if (known) {
-    (void)cudaSetDevice(caller);
-  }
+  items.clear(); // any left: their context could not be made current; freed where we are
+  (void)make_current(caller);
 }
 
 // The resources of one kind the current scope keeps, by key (place, and size for a flush), each

@@ -54,6 +54,9 @@ public:
   [[nodiscard]] const std::string& label() const { return label_; }
   // A worker ended before it was ready saying its flags were bad input: no restart can help.
   [[nodiscard]] bool refused_arguments() const { return refused_arguments_; }
+  // Starts that failed in a row (a start that worked resets it).
+  [[nodiscard]] int failed_starts() const { return failed_starts_; }
+  void count_failed_start(bool failed) { failed_starts_ = failed ? failed_starts_ + 1 : 0; }
   [[nodiscard]] const std::optional<run_device>& device() const { return device_; }
 
   // Starts the process when none runs, without waiting for it: both sides of a round start at
@@ -218,6 +221,7 @@ private:
   std::string start_problem_;
   std::optional<int> last_exit_code_;
   bool refused_arguments_ = false;
+  int failed_starts_ = 0;
 };
 
 ab_trials trials_of(const ab_state_outcome& o) {
@@ -250,7 +254,9 @@ public:
   }
 
   [[nodiscard]] bool given_up() const {
-    return failed_starts_ >= start_attempts || refused_arguments();
+    // Counted per side: one side that always starts must not reset the other's failures.
+    return a_.failed_starts() >= start_attempts || b_.failed_starts() >= start_attempts ||
+           refused_arguments();
   }
   [[nodiscard]] bool refused_arguments() const {
     return a_.refused_arguments() || b_.refused_arguments();
@@ -330,13 +336,13 @@ private:
     side_worker& worker = which == ab_side::a ? a_ : b_;
     if (const std::string problem = worker.ensure_started(settings_.start_timeout_s, summary_);
         !problem.empty()) {
-      ++failed_starts_;
+      worker.count_failed_start(true);
       last_start_problem_ = fmt::format("{}'s worker on {} did not start: {}",
                                         which == ab_side::a ? "A" : "B", slot_.label, problem);
       event(last_start_problem_);
       return last_start_problem_;
     }
-    failed_starts_ = 0;
+    worker.count_failed_start(false);
     return "";
   }
 
@@ -393,7 +399,6 @@ private:
   side_worker a_;
   side_worker b_;
   supervision_summary summary_;
-  int failed_starts_ = 0;
   std::string last_start_problem_;
 };
 

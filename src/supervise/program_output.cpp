@@ -112,7 +112,12 @@ program_output run_program(const std::vector<std::string>& argv, double timeout_
   bool exited = false;
   int status = 0;
   for (;;) {
-    if (!exited && ::waitpid(pid, &status, WNOHANG) == pid) {
+    // WNOWAIT: seen, not reaped, so its process group's number cannot be reused before the kill
+    // at the end.
+    siginfo_t info{};
+    if (!exited &&
+        ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == pid) {
       exited = true;
       read_until = clock_type::now() + after_exit;
     }
@@ -146,9 +151,7 @@ program_output run_program(const std::vector<std::string>& argv, double timeout_
   close_quietly(out[0]);
   close_quietly(err[0]);
   ::kill(-pid, SIGKILL); // its group: anything it left running, and itself if it still runs
-  if (!exited) {
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFEXITED(status)) {
     result.exit_code = WEXITSTATUS(status);

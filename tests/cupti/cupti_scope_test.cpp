@@ -157,6 +157,23 @@ TEST_F(cupti_scope_test, a_scope_ending_while_a_measurement_holds_cupti_leaves_i
   EXPECT_EQ(calls_to("finalize"), 1);
 }
 
+TEST_F(cupti_scope_test,
+       a_scope_ending_just_after_a_measurement_kept_cupti_finalizes_when_it_lets_go) {
+  // The measurement kept CUPTI for the scope (release_cupti inside it) and still holds its place
+  // when the scope ends; once it lets go, what the end could not do is done.
+  enter_cupti_scope();
+  EXPECT_TRUE(release_cupti(library));
+  const bool held = while_no_measurement([] { leave_cupti_scope(); });
+  ASSERT_TRUE(held);
+  EXPECT_EQ(last_scope_end(), scope_end::left_to_measurement);
+  EXPECT_EQ(calls_to("finalize"), 0);
+  measurement_released();
+  EXPECT_EQ(calls_to("finalize"), 1);
+  EXPECT_EQ(last_scope_end(), scope_end::finalized);
+  measurement_released(); // nothing left to do
+  EXPECT_EQ(calls_to("finalize"), 1);
+}
+
 TEST_F(cupti_scope_test, a_probe_that_fails_for_another_reason_leaves_cupti_as_it_is) {
   {
     const kerntime::session scope;

@@ -177,6 +177,19 @@ TEST(ab_run, a_device_whose_workers_cannot_start_is_given_up_and_the_other_runs_
   }
 }
 
+TEST(ab_run, a_device_where_only_b_cannot_start_is_given_up_and_the_run_ends) {
+  // A starts every time, B never: the failures are B's in a row, not reset by A's starts.
+  const std::vector<std::string> names{"ok/a", "ok/b"};
+  ab_pair_slot slot = pair_on(0, names);
+  slot.b.environment.emplace_back("STAND_IN_UNUSABLE", "B's GPU is held by another process");
+  const auto o = run_with(names, {slot});
+  for (const auto& s : o.states) {
+    EXPECT_FALSE(s.comparison);
+    EXPECT_EQ(s.failure_kind, error_kind::device_unavailable);
+    EXPECT_NE(s.failure.find("B's GPU is held"), std::string::npos) << s.failure;
+  }
+}
+
 TEST(ab_run, kept_workers_on_several_devices_live_through_every_round) {
   // Each device's workers are started on its own thread, which lives for the whole run: a worker
   // dies with the thread that started it (PR_SET_PDEATHSIG).
