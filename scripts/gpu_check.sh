@@ -21,6 +21,7 @@ mkdir -p "$OUT"
 final_out=$(cd "$OUT" && pwd)
 OUT=$(mktemp -d)
 results="$final_out/results.txt" # every RESULT line, then the test counts
+rm -f "$final_out/summary.txt" "$final_out/logs.tgz" # an earlier run's are not this one's
 bench_log="$OUT/bench.log"       # the benchmarks' full output
 : >"$results"
 : >"$bench_log"
@@ -37,6 +38,16 @@ within() { # seconds command...: `timeout`, cut to the time left; 125 when none 
     return 125
   fi
   timeout "$want" "$@"
+}
+# After a step: a RESULT line for one that ran out of time (124), crashed or failed, or was
+# skipped for time (125); nothing for one that ended well.
+note_exit() { # name exit-code
+  case $2 in
+  0) ;;
+  125) echo "RESULT $1 skipped=no_time_left" >>"$results" ;;
+  124) echo "RESULT $1 error=timed_out" >>"$results" ;;
+  *) echo "RESULT $1 error=exit_$2" >>"$results" ;;
+  esac
 }
 # The GPU tests link cuBLAS dynamically (the toolkit's folders are the fallback to their
 # RUNPATH); every binary links simdjson (reading results), which this machine lacks: the copy
@@ -78,8 +89,9 @@ total=$(sed -n 's/.*tests passed.* out of \([0-9]*\).*/\1/p' "$ctest_log")
 failed=$(sed -n 's/.*tests passed, \([0-9]*\) tests failed out of .*/\1/p' "$ctest_log")
 failed=${failed:-0}
 skipped=$(grep -c '(Skipped)' "$ctest_log")
-if ((ctest_status == 125)); then
-  total=0 # skipped for time (within): nothing to count, nothing to run directly
+if ((ctest_status == 125 || ctest_status == 124)); then
+  total=0 # skipped or cut off for time: not run again test by test
+  note_exit gpu_tests "$ctest_status"
 elif [[ -z "$total" || "$total" == 0 ]]; then
   # ctest could not list the tests here (e.g. its gtest discovery needs CMake modules this
   # machine lacks): run the test executables directly and count gtest's verdicts.
@@ -89,7 +101,12 @@ elif [[ -z "$total" || "$total" == 0 ]]; then
   for test_binary in "$build"/tests/gpu/gpu_*_test; do
     [[ -x "$test_binary" ]] || continue
     log=$(within 120 "$test_binary" 2>&1)
+    code=$?
     echo "$log" >>"$ctest_log"
+    if ((code == 125)); then
+      note_exit gpu_tests 125
+      break
+    fi
     ran=$(sed -n 's/^\[==========\] \([0-9]*\) tests\{0,1\} from .* ran.*/\1/p' <<<"$log")
     skip=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\{0,1\},.*/\1/p' <<<"$log")
     fail=$(sed -n 's/^ *\([0-9]*\) FAILED TESTS\{0,1\}.*/\1/p' <<<"$log")
@@ -143,9 +160,10 @@ fi
 if wanted session; then
 run_bench session_cost 120
 step "session targets"
-within 300 python3 "$root/bench/session/session_targets.py" "$build/kerntime" --out "$(mktemp -d)" \
+within 300 python3 "$root/bench/session/session_targets.py" "$build/kerntime" --out "$OUT/session" \
   --tiny-kernels 16 \
   2>&1 | tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
+note_exit session_targets "${PIPESTATUS[0]}"
 fi
 
 if wanted bench; then
@@ -165,7 +183,9 @@ if wanted queue; then
 step "queue"
 within 60 "$build/kerntime" run --filter 'tiny_kernel/kernels=1' --repeat 2000 \
   --json "$OUT/queue_tiny.json" >"$OUT/queue_tiny.log" 2>&1
-python3 - "$OUT/queue_tiny.json" <<'PY' | tee -a "$results"
+queue_status=$?
+((queue_status == 125)) && note_exit queue_tiny_repeat2000 125
+((queue_status == 125)) || python3 - "$OUT/queue_tiny.json" <<'PY' | tee -a "$results"
 import json, sys
 try:
     r = json.load(open(sys.argv[1]))["runs"][0]
@@ -191,6 +211,7 @@ step "compare"
 within 300 python3 "$root/bench/compare/compare_check.py" "$build/kerntime" "$OUT/compare" \
   --aa-runs 4 --detect-repeats 1 --stop-runs 2 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
+note_exit compare "${PIPESTATUS[0]}"
 fi
 
 # The trust fixes (issue 25): the timer's step read off real spans, a --stop-at-ci target below
@@ -199,6 +220,7 @@ if wanted trust; then
 step "trust"
 OUT="$OUT/trust" within 240 "$root/bench/compare/trust_check.sh" "$build" 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
+note_exit trust "${PIPESTATUS[0]}"
 fi
 
 # The supervised run: its cost against one process, and (with 2+ GPUs) --devices all against
@@ -207,6 +229,7 @@ if wanted scale; then
 step "scale"
 within 400 python3 "$root/bench/scale/scale_check.py" "$build/kerntime" "$OUT/scale" 2>&1 |
   tee -a "$bench_log" | grep '^RESULT' | tee -a "$results"
+note_exit scale "${PIPESTATUS[0]}"
 # ctest keeps every test's output, passing ones too, in LastTest.log: the fault suite's numbers.
 grep -h '^RESULT \(fault\|hang\|flush_probe\)' "$build/Testing/Temporary/LastTest.log" 2>/dev/null |
   sort -u | tee -a "$results"
@@ -221,8 +244,11 @@ else
   within 150 "$ncu_bin" --clock-control none --cache-control all \
     --metrics gpu__time_duration.sum,sm__cycles_elapsed.avg.per_second --csv --print-units base --log-file "$OUT/ncu.csv" \
     "$build/bench/bench_gemm_for_ncu" 20 >"$OUT/ncu_app.log" 2>&1
-  echo "ncu exit $?" >>"$OUT/ncu_app.log"
+  ncu_status=$?
+  echo "ncu exit $ncu_status" >>"$OUT/ncu_app.log"
   tail -n 5 "$OUT/ncu_app.log"
+  ((ncu_status == 125)) && note_exit gemm_vs_ncu 125
+  ((ncu_status == 125)) ||
   PYTHONPATH="$accuracy" python3 - "$OUT/ncu.csv" "$OUT/ncu_app.log" "$results" <<'PY' | tee -a "$results"
 # Nsight Compute's per-kernel gpu__time_duration.sum, summed per GEMM call, median over the
 # calls after the warm-up one; compared with kerntime's median of the same GEMM.
@@ -258,6 +284,9 @@ if [[ -n "$ncu_bin" ]]; then
     --metrics gpu__time_duration.sum --csv --print-units base --log-file "$OUT/ncu_spin.csv" \
     "$build/kerntime" run --filter 'spin/duration_us=100' --warmup 1 --trials 1 --repeat 10 \
     --quiet >"$OUT/ncu_spin_app.log" 2>&1
+  ncu_status=$?
+  ((ncu_status == 125)) && note_exit ncu_spin100 125
+  ((ncu_status == 125)) ||
   PYTHONPATH="$accuracy" python3 - "$OUT/ncu_spin.csv" <<'PY' | tee -a "$results"
 import statistics, sys
 import ncu_csv
@@ -277,9 +306,13 @@ if python3 -c "import kerntime._kerntime" 2>/dev/null; then
   step "Python tests"
   (cd "$root" && within 300 python3 -m pytest -q -rs -p no:cacheprovider python/tests) \
     >"$OUT/pytest.log" 2>&1
+  pytest_status=$?
   tail -n 6 "$OUT/pytest.log"
   summary=$(grep -E '^[0-9]+ (passed|failed)|^=+ .*(passed|failed)' "$OUT/pytest.log" | tail -1)
-  echo "PYTESTS $(sed -E 's/=//g; s/ in [0-9.]+s.*//; s/^ +//' <<<"$summary")" >>"$results"
+  case $pytest_status in
+  124 | 125) echo "PYTESTS not finished: $( ((pytest_status == 125)) && echo "skipped, no time left" || echo "timed out") ${summary:+($summary)}" >>"$results" ;;
+  *) echo "PYTESTS $(sed -E 's/=//g; s/ in [0-9.]+s.*//; s/^ +//' <<<"$summary")" >>"$results" ;;
+  esac
   # torch.topk's host time under CUPTI by activity kinds, without kerntime (docs/queue.md).
   if python3 -c "import torch" 2>/dev/null; then
     step "torch launch cost"
@@ -306,6 +339,7 @@ if wanted ab; then
   OUT="$OUT/ab" AA_RUNS=${AB_AA_RUNS:-2} DETECT_RUNS=${AB_DETECT_RUNS:-3} \
     within 540 "$root/bench/ab/ab_cli_check.sh" "$build" 2>&1 | tee -a "$bench_log" |
     grep '^RESULT' | tee -a "$results"
+  note_exit ab_cli "${PIPESTATUS[0]}"
 fi
 
 step "summary"
@@ -319,27 +353,27 @@ rows = []
 def row(name, value, target=None, ok=None):
     verdict = "info" if ok is None else ("pass" if ok else "FAIL")
     rows.append((name, value, target or "-", verdict))
-for line in lines:
+def handle(line):
     if line.startswith("TESTS"):
         t = dict(kv.split("=") for kv in line.split()[1:])
         print(f"GPU tests: {t['passed']} passed, {t['failed']} failed, {t['skipped']} skipped"
               f" (of {t['total']})")
-        continue
+        return
     if line.startswith("skipped"):
         print(line)
-        continue
+        return
     if line.startswith("PYTESTS"):
         print("Python tests:", line.split(" ", 1)[1] if " " in line else "?")
-        continue
+        return
     if not line.startswith("RESULT "):
-        continue
+        return
     bench, f = line.split()[1], fields(line)
     if "error" in f:
         row(bench, f["error"], None, False)
-        continue
+        return
     if f.get("skipped") == "no_time_left":
         row(bench, "skipped: no time left (GPU_CHECK_SECONDS)")
-        continue
+        return
     num = lambda k: float(f[k])
     if bench == "host_cost":
         row("host_cost.ratio_without_fixed", f["ratio_without_fixed"], "<= 1.5",
@@ -367,7 +401,7 @@ for line in lines:
         if states == 0:
             row("kerntime ab A/A suite", "no state compared (see logs.tgz: ab/aa_*.err)", None,
                 False)
-            continue
+            return
         wrong = num("slower") + num("faster")
         row("kerntime ab A/A suite: false slower/faster", f"{wrong:g} of {states:g}",
             "<= 1 %", wrong <= 0.01 * states)
@@ -375,9 +409,11 @@ for line in lines:
             "<= 5 %", num("inconclusive") <= 0.05 * states)
         row("kerntime ab A/A suite wall (median s)", f["suite_s"])
     elif bench == "ab_cli_detect":
+        if num("runs") == 0:
+            row(f"kerntime ab: {f['spin_us']} us spin +1 %", "not run (bench_ab_spin staged?)")
+            return
         row(f"kerntime ab: {f['spin_us']} us spin +1 % at ±0.5 % called slower",
-            f"{f['slower']} of {f['runs']}", ">= 95 %",
-            num("runs") > 0 and num("slower") >= 0.95 * num("runs"))
+            f"{f['slower']} of {f['runs']}", ">= 95 %", num("slower") >= 0.95 * num("runs"))
     elif bench == "session_back_to_back":
         row(f"back-to-back empty kernel GPU us / host us per launch ({f['cupti']})",
             f"{num('gpu_us_per_kernel'):.4g} / {num('host_us_per_launch'):.3g}")
@@ -512,9 +548,17 @@ for line in lines:
     elif bench == "flush_small_state":
         row("empty state GPU us/iter, wall ms: before / now",
             f"{num('old_gpu_us'):.3g}, {num('old_wall_ms'):.3g} / {num('new_gpu_us'):.3g}, {num('new_wall_ms'):.3g}")
+    elif bench == "queue_tiny_repeat2000":
+        row("queue: 2,000 tiny kernels, wall / GPU", f"{f['ratio']} ({f['wall_s']} / {f['gpu_s']} s)",
+            "<= 1.5", num("ratio") <= 1.5)
     elif bench == "protocol_calls":
         row("protocol.calls (warmup+discard+measured)",
             f"{f['calls']}={f['warmup']}+{f['discarded']}+{f['measured']}")
+for line in lines:
+    try:
+        handle(line)
+    except (KeyError, ValueError, IndexError) as e:  # one bad line is one FAIL row
+        row(line.split()[1] if len(line.split()) > 1 else line, f"unreadable: {type(e).__name__} {e}", None, False)
 width = max([len(r[0]) for r in rows] + [4])
 print(f"{'name':<{width}}  {'value':>22}  {'target':>10}  result")
 for name, value, target, verdict in rows:
