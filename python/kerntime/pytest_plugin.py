@@ -42,7 +42,7 @@ from typing import Any, Callable, List, Optional, Tuple
 import pytest
 
 from . import _kerntime, session_report, xdist_workers
-from .ab import run_ab
+from .ab import _OWN_OPTIONS as AB_OWN_OPTIONS, run_ab
 from .baseline import Baseline
 from .bench_function import bench
 from . import errors
@@ -57,8 +57,9 @@ _bench_key = pytest.StashKey["TestBench"]()  # a test's kerntime_bench, for its 
 _device_key = pytest.StashKey[Optional[int]]()  # a pytest-xdist worker's device, if it chose one
 _gathered_key = pytest.StashKey[xdist_workers.Gathered]()  # pytest-xdist's controller only
 _session_key = pytest.StashKey[session]()  # unless --kerntime-no-session
-# bench() options that the paired run's single trials leave out.
-_NOT_PER_TRIAL = ("trials", "stop_at_ci", "max_trials", "max_time", "counters", "metrics")
+# bench() options that the paired run's single trials leave out: kerntime.ab's own, the
+# stopping rule's time bound and the counter pass.
+_NOT_PER_TRIAL = AB_OWN_OPTIONS + ("max_time", "counters", "metrics")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -230,7 +230,7 @@ std::string decision_time_summary(const std::vector<ab_state_outcome>& outcomes,
   }
   const auto p90 = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, static_cast<std::size_t>(0.9 * static_cast<double>(v.size())))];
+    return percentile(v, 0.9);
   };
   return fmt::format("{} state{} compared in {:.1f} s: a state's trials took {:.2f} s (median), "
                      "{:.2f} s (p90); it was settled {:.1f} s (median), {:.1f} s (p90) into the "

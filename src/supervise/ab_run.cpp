@@ -161,7 +161,7 @@ public:
   }
   void stop() {
     if (process_ != nullptr) {
-      process_->close_commands();
+      close();
       worker_message ignored;
       (void)next_message(after(10), ignored);
       drop();
@@ -536,10 +536,10 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
   for (auto& t : others) {
     t.join();
   }
+  // Each device's thread stopped its own workers (serve).
   std::string why;
-  bool refused = !pairs.empty();
+  bool refused = true;
   for (auto& pair : pairs) {
-    pair->stop();
     if (pair->given_up()) {
       why += (why.empty() ? "" : "; ") + pair->given_up_because();
     }
