@@ -120,8 +120,12 @@ TEST(ab_run, a_state_that_decides_leaves_the_rounds_and_the_others_go_on) {
   // ok/same is decided same at round 3; ok/edge (B 1 % slower on a ±1 % band) cannot decide and
   // runs until --max-pairs.
   const std::vector<std::string> names{"ok/same", "ok/edge"};
-  const auto o =
-      run_with(names, {pair_on(0, names, 1.01, {{"STAND_IN_SCALED", "ok/edge"}})}, 3, 12);
+  // Its 2 % noise keeps the interval wider than the band for all six rounds (deterministically,
+  // not on the band's edge by chance).
+  const auto o = run_with(
+      names,
+      {pair_on(0, names, 1.01, {{"STAND_IN_SCALED", "ok/edge"}, {"STAND_IN_NOISE", "0.02"}})}, 3,
+      12);
   ASSERT_TRUE(o.states[0].comparison) << o.states[0].failure;
   ASSERT_TRUE(o.states[1].comparison) << o.states[1].failure;
   EXPECT_EQ(o.states[0].comparison->outcome, verdict::same);
@@ -260,7 +264,8 @@ TEST(ab_run, a_cuda_fault_fails_that_state_for_that_side_and_the_next_runs_in_a_
 TEST(ab_run, the_limit_ends_an_undecidable_state_inconclusive) {
   // B 1 % slower on a ±1 % band: the interval straddles the edge until the limit.
   const std::vector<std::string> names{"ok/edge"};
-  const auto o = run_with(names, {pair_on(0, names, 1.01)}, 0, 8);
+  // --min-rounds 5 with room for 4: no verdict can come before the limit.
+  const auto o = run_with(names, {pair_on(0, names, 1.01)}, 5, 8);
   ASSERT_TRUE(o.states[0].comparison);
   EXPECT_EQ(o.states[0].comparison->outcome, verdict::inconclusive);
   EXPECT_EQ(o.states[0].a.size(), 8U); // 8 pairs: four blocks, one a round

@@ -137,11 +137,12 @@ class ab_command(unittest.TestCase):
         a = self.program("a")
         b = self.program("b", scale=1.01)  # on the band's edge
         out = self.dir / "ab.json"
-        done = self.ab(a, b, "--json", str(out), "--max-pairs", "6", "--min-rounds", "0", "-q")
+        # Two rounds: two observations bound nothing, so no verdict can come before the limit.
+        done = self.ab(a, b, "--json", str(out), "--max-pairs", "4", "--min-rounds", "0", "-q")
         self.assertEqual(done.returncode, 0, done.stderr)
         c = json.loads(out.read_text())
         self.assertEqual({s["verdict"] for s in c["states"]}, {"inconclusive"})
-        strict = self.ab(a, b, "--max-pairs", "6", "--min-rounds", "0", "--fail-on-inconclusive",
+        strict = self.ab(a, b, "--max-pairs", "4", "--min-rounds", "0", "--fail-on-inconclusive",
                          "-q")
         self.assertEqual(strict.returncode, 1, strict.stderr)
         self.assertIn("stayed inconclusive", strict.stderr)

@@ -11,7 +11,8 @@
 // For kerntime ab: `stand_in_worker list --json -` prints a plan of the states in STAND_IN_STATES
 // (comma-separated; default ok/n=1,ok/n=2). An ok result holds one trial of 4 iterations whose
 // time is (1000 + 100 × plan index) × STAND_IN_SCALE (default 1) with 0.05 % noise;
-// STAND_IN_SCALED=NAME: the scale applies to that state only. STAND_IN_HANG_AT_EXIT=1: after its
+// STAND_IN_SCALED=NAME: the scale applies to that state only; so does STAND_IN_NOISE=F, the
+// noise's standard deviation as a fraction (default 0.0005). STAND_IN_HANG_AT_EXIT=1: after its
 // commands end it never exits (a teardown that hangs).
 
 #include <unistd.h>
@@ -64,13 +65,19 @@ int list_plan() {
   return 0;
 }
 
-double scale(const std::string& state) {
+// A number from the environment for `state`, or `otherwise` (STAND_IN_SCALED names the one state
+// it is for, when set).
+double for_state(const char* variable, const std::string& state, double otherwise) {
   const char* only = std::getenv("STAND_IN_SCALED");
   if (only != nullptr && state != only) {
-    return 1.0;
+    return otherwise;
   }
-  const char* given = std::getenv("STAND_IN_SCALE");
-  return given != nullptr ? std::atof(given) : 1.0; // NOLINT(cert-err34-c): a test's own input
+  const char* given = std::getenv(variable);
+  return given != nullptr ? std::atof(given) : otherwise; // NOLINT(cert-err34-c): a test's input
+}
+
+double scale(const std::string& state) {
+  return for_state("STAND_IN_SCALE", state, 1.0);
 }
 
 } // namespace
@@ -82,7 +89,7 @@ int main(int argc, char** argv) {
     return list_plan();
   }
   std::mt19937_64 draw(static_cast<std::uint64_t>(::getpid()));
-  std::normal_distribution<double> noise(1.0, 0.0005);
+  std::normal_distribution<double> unit_noise(0.0, 1.0);
   const char* channel = std::getenv("KERNTIME_WORKER_CHANNEL");
   int in = -1;
   int out = -1;
@@ -143,8 +150,10 @@ int main(int argc, char** argv) {
       measurement_result r;
       r.latency_ns = 1000.0 + static_cast<double>(request->plan_index);
       if (std::getenv("STAND_IN_STATES") != nullptr || std::getenv("STAND_IN_SCALE") != nullptr) {
-        const double ns = (1000.0 + (100.0 * static_cast<double>(request->plan_index))) *
-                          scale(request->state_name) * noise(draw);
+        const double ns =
+            (1000.0 + (100.0 * static_cast<double>(request->plan_index))) *
+            scale(request->state_name) *
+            (1.0 + for_state("STAND_IN_NOISE", request->state_name, 0.0005) * unit_noise(draw));
         trial_result trial;
         trial.iterations.assign(4, iteration_sample{.span_ns = ns, .busy_ns = ns});
         trial.telemetry.measured_sm_clock_mhz = 1980;
