@@ -60,3 +60,52 @@ def test_a_spin_kernel_made_longer_is_decided_slower(extra_us):
           f"low={c.ratio_low:.4f} high={c.ratio_high:.4f} blocks={c.blocks} "
           f"wall_s={c.wall_seconds:.2f}")
     assert c.verdict == "slower", str(c)
+
+
+PYTEST_PAIRED_FILE = '''
+import torch
+
+a16 = torch.randn(2048, 2048, device="cuda", dtype=torch.bfloat16)
+b16 = torch.randn(2048, 2048, device="cuda", dtype=torch.bfloat16)
+a32, b32 = a16.float(), b16.float()
+
+
+def test_fp32_against_its_bf16_baseline(kerntime_bench):
+    kerntime_bench(lambda: torch.matmul(a32, b32))
+    kerntime_bench(lambda: torch.matmul(a16, b16), baseline=True)
+
+
+def test_a_gemm_against_itself(kerntime_bench):
+    kerntime_bench(torch.matmul, a16, b16)
+    kerntime_bench(torch.matmul, a16, b16, baseline=True)
+'''
+
+
+def test_the_pytest_plugin_gives_a_baseline_the_paired_verdict_of_real_work(pytester,
+                                                                           monkeypatch):
+    # The plugin as a user meets it: a test file with a main callable and its baseline=True,
+    # real GEMMs, the verdict and ratio as JUnit properties.
+    import os
+    import pathlib
+    from xml.etree import ElementTree
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    package_root = str(pathlib.Path(kerntime.__file__).resolve().parent.parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
+        filter(None, [package_root, os.environ.get("PYTHONPATH")])))
+    pytester.makepyfile(test_paired_gpu=PYTEST_PAIRED_FILE)
+    outcome = pytester.runpytest_subprocess("-p", "kerntime.pytest_plugin",
+                                            "--junitxml=junit.xml")
+    outcome.assert_outcomes(passed=2)
+    cases = {case.get("name"): dict((p.get("name"), p.get("value")) for p in case.iter("property"))
+             for case in ElementTree.parse(pytester.path / "junit.xml").iter("testcase")}
+    fp32 = cases["test_fp32_against_its_bf16_baseline"]
+    same = cases["test_a_gemm_against_itself"]
+    for name, props in (("fp32_vs_bf16", fp32), ("aa_gemm", same)):
+        print(f"RESULT pytest_paired_{name} verdict={props.get('kerntime_baseline_ab_verdict')} "
+              f"ratio={props.get('kerntime_baseline_ab_ratio')} "
+              f"blocks={props.get('kerntime_baseline_ab_blocks')}")
+    assert fp32["kerntime_baseline_ab_verdict"] == "slower", fp32
+    assert float(fp32["kerntime_baseline_ab_ratio"]) > 1.5
+    assert same["kerntime_baseline_ab_verdict"] in ("same", "inconclusive"), same
+    assert float(same["kerntime_baseline_ab_ratio_low"]) <= 1 <= float(
+        same["kerntime_baseline_ab_ratio_high"])
