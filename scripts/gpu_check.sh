@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The GPU check of kerntime's timing engine, run on the H200 over a build made elsewhere:
 #   OUT=out scripts/gpu_check.sh [build-folder]      (default folder: build)
+#   OUT=out scripts/gpu_check.sh .stage/build.tar.xz (a packed stage: STAGE_PACK=1 stage_build.sh)
 # It builds nothing (the GPU machine has no gtest, fmt or nlohmann): it runs the GPU tests
 # (ctest -L gpu), the accuracy benchmarks and the Nsight Compute comparison, writes
 # results.txt, summary.txt and every log (logs.tgz) under $OUT (default ./out) and prints a short
@@ -10,7 +11,17 @@
 # GPU_CHECK_STEPS picks parts (below), for a device session too short for all of them.
 set -u -o pipefail
 
-build=$(cd "${1:-build}" && pwd) || { echo "no build folder ${1:-build}" >&2; exit 2; }
+build=${1:-build}
+# A packed stage (STAGE_PACK=1 scripts/stage_build.sh): unpacked beside the pack, once.
+if [[ -f "$build" && "$build" == *.tar.xz ]]; then
+  if [[ ! -d "$(dirname "$build")/build" ]]; then
+    tar -C "$(dirname "$build")" -xJf "$build" 2>/dev/null ||
+      python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+        "$build" "$(dirname "$build")" || { echo "could not unpack $build" >&2; exit 2; }
+  fi
+  build=$(dirname "$build")/build
+fi
+build=$(cd "$build" && pwd) || { echo "no build folder $build" >&2; exit 2; }
 root="$(cd "$(dirname "$0")/.." && pwd)"
 accuracy="$root/bench/accuracy" # ncu_csv.py, the one Nsight Compute CSV reader
 OUT=${OUT:-./out}

@@ -7,6 +7,9 @@
 # (relative to the build folder) match; the whole GPU set no longer fits the 64 MiB carry.
 # It ends by adding up what would travel and fails when that is over the limit.
 # The consumer tests' build folders (whole projects of their own) stay behind.
+# STAGE_PACK=1 packs the staged build into STAGE-ROOT/build.tar.xz (the whole GPU set, 70 MiB
+# unpacked, is ~6 MiB so: the executables share the statically linked library) and removes the
+# folder; scripts/gpu_check.sh STAGE-ROOT/build.tar.xz unpacks it there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -54,6 +57,11 @@ cp -p /usr/lib/x86_64-linux-gnu/libz.a .deps/lib/
 sqlite=$(readlink -f /usr/lib/x86_64-linux-gnu/libsqlite3.so.0 2>/dev/null || true)
 [[ -n "$sqlite" && -f "$sqlite" ]] && cp -p "$sqlite" .deps/lib/libsqlite3.so.0
 du -sh "$stage"
+if [[ -n "${STAGE_PACK:-}" ]]; then
+  tar -C "$root" -cf - build | xz -9 -T0 >"$root/build.tar.xz"
+  rm -rf "$stage"
+  du -sh "$root/build.tar.xz"
+fi
 # What travels: the tracked tree, the untracked files git does not ignore, the stage and .deps.
 tree_kib=$( (git ls-files -z --cached --others --exclude-standard |
   du -ck --files0-from=- 2>/dev/null || true) | tail -1 | cut -f1)
