@@ -324,19 +324,13 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
                 "as 0,2,3");
   ab.add_flag("--fail-on-inconclusive", flags.fail_on_inconclusive,
               "Exit 1 when a state ends inconclusive (a strict gate)");
-  ab.add_option("--json", flags.json, "Write the comparison as JSON to FILE");
-  ab.add_option("--junit", flags.junit,
-                "Write JUnit XML to FILE: a testcase per state, a failure per regression");
-  ab.add_option("--junit-family", flags.junit_family, "JUnit flavour: xunit1 or xunit2")
-      ->capture_default_str();
-  ab.add_option("--csv", flags.csv, "Write CSV (a row per compared state) to FILE");
+  add_comparison_output_options(ab, flags.outputs);
   ab.add_option("--html", flags.html,
                 "Write one self-contained HTML page: B's results with each state's ratio to A");
   ab.add_option("--results-a", flags.results_a,
                 "Write A's result set (kerntime JSON: every preparation's trial, pooled per "
                 "state) to FILE, for compare, report and merge");
   ab.add_option("--results-b", flags.results_b, "Write B's result set to FILE, likewise");
-  ab.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
 }
 
 int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<std::string>& args,
@@ -390,12 +384,11 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
                     flags.vary_placement));
   }
   check_protocol(ab, flags);
-  const junit_family family = junit_family_flag(flags.junit_family, !flags.junit.empty());
-  std::vector<output_path> outputs;
+  const std::vector<comparison_output> texts = comparison_outputs(flags.outputs);
+  std::vector<output_path> outputs = files_of(texts);
   for (const auto& [flag, path] :
-       {std::pair{"--json", &flags.json}, std::pair{"--junit", &flags.junit},
-        std::pair{"--csv", &flags.csv}, std::pair{"--html", &flags.html},
-        std::pair{"--results-a", &flags.results_a}, std::pair{"--results-b", &flags.results_b}}) {
+       {std::pair{"--html", &flags.html}, std::pair{"--results-a", &flags.results_a},
+        std::pair{"--results-b", &flags.results_b}}) {
     if (!path->empty()) {
       outputs.push_back({flag, *path});
     }
@@ -508,26 +501,19 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   }
   const run_context context_a = make_run_context(args, runs_a);
   const run_context context_b = make_run_context(args, runs_b);
-  if (!flags.quiet) {
+  if (!flags.outputs.quiet) {
     out << fmt::format(
                "A/B: A = {}, B = {}; interleaved A B B A, a fresh preparation per trial\n\n",
                a_path, b_path)
         << comparison_markdown(c) << std::flush;
   }
   int exit_code = exit_ok;
-  const std::vector<std::pair<std::string, std::function<std::string()>>> texts = {
-      {flags.json, [&] { return comparison_json(c); }},
-      {flags.junit, [&] { return comparison_junit(c, family); }},
-      {flags.csv, [&] { return comparison_csv(c); }}};
   for (const auto& text : texts) {
-    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
-    if (!text.first.empty()) {
-      try {
-        write_file_atomically(text.first, [&](std::ostream& file) { file << text.second(); });
-      } catch (const error& e) {
-        err << "kerntime: " << message_line(e.what()) << '\n';
-        exit_code = exit_benchmark_failed;
-      }
+    try {
+      write_file_atomically(text.file.path, [&](std::ostream& file) { file << text.text(c); });
+    } catch (const error& e) {
+      err << "kerntime: " << message_line(e.what()) << '\n';
+      exit_code = exit_benchmark_failed;
     }
   }
   const auto write_results = [&](const std::string& flag, const std::string& path,

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
+#include "cli/comparison_outputs.hpp"
 
 namespace kerntime::detail {
 
@@ -44,14 +45,10 @@ struct ab_flags {
   std::optional<std::string> devices;
   bool fail_on_inconclusive = false;
   // The outputs.
-  std::string json;
-  std::string junit;
-  std::string junit_family = "xunit1";
-  std::string csv;
+  comparison_output_flags outputs; // --json, --junit, --csv, -q as kerntime compare has them
   std::string html;
   std::string results_a;
   std::string results_b;
-  bool quiet = false;
   std::vector<std::string> refused; // run flags ab has no use for, refused by name
 };
 

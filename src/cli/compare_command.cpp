@@ -137,17 +137,8 @@ void add_compare_options(CLI::App& compare, compare_flags& flags) {
                      "Only states whose name this pattern finds (RE2 syntax), e.g. 'gemm|copy'");
   compare.add_flag("--allow-different-devices", flags.allow_different_devices,
                    "Compare runs from different GPU models");
-  compare.add_option("--json", flags.json, "Write the comparison as JSON to FILE");
-  compare.add_option("--junit", flags.junit,
-                     "Write JUnit XML to FILE: a testcase per state, a failure per regression");
-  compare
-      .add_option("--junit-family", flags.junit_family,
-                  "JUnit flavour: xunit1 (properties in each testcase) or xunit2 (valid "
-                  "against Jenkins' junit-10.xsd: properties on the testsuite)")
-      ->capture_default_str();
-  compare.add_option("--csv", flags.csv, "Write CSV (a row per compared state) to FILE");
   add_clock_mismatch_option(compare, flags.on_clock_mismatch);
-  compare.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
+  add_comparison_output_options(compare, flags.outputs);
 }
 
 int run_compare(const compare_flags& flags, const cli_environment& env) {
@@ -176,18 +167,8 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
   options.allow_different_devices = flags.allow_different_devices;
   options.on_clock_mismatch = clock_mismatch_flag(flags.on_clock_mismatch);
   // What is written where, checked before any file is read.
-  const junit_family family = junit_family_flag(flags.junit_family, !flags.junit.empty());
-  const std::vector<std::pair<output_path, std::function<std::string(const comparison&)>>> outputs =
-      {{{"--json", flags.json}, comparison_json},
-       {{"--junit", flags.junit},
-        [family](const comparison& c) { return comparison_junit(c, family); }},
-       {{"--csv", flags.csv}, comparison_csv}};
-  std::vector<output_path> paths;
-  for (const auto& [path, render] : outputs) {
-    if (!path.path.empty()) {
-      paths.push_back(path);
-    }
-  }
+  const std::vector<comparison_output> outputs = comparison_outputs(flags.outputs);
+  const std::vector<output_path> paths = files_of(outputs);
   const auto base_files =
       side_files(flags.files.empty() ? flags.base : std::vector{flags.files[0]}, "base");
   const auto new_files =
@@ -203,15 +184,11 @@ int run_compare(const compare_flags& flags, const cli_environment& env) {
   const auto base = read_side(base_files, "base", *env.err);
   const auto changed = read_side(new_files, "new", *env.err);
   const comparison c = compare(base, changed, options);
-  if (!flags.quiet) {
+  if (!flags.outputs.quiet) {
     *env.out << comparison_markdown(c) << std::flush;
   }
   for (const auto& output : outputs) {
-    // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
-    if (!output.first.path.empty()) {
-      write_file_atomically(output.first.path,
-                            [&](std::ostream& file) { file << output.second(c); });
-    }
+    write_file_atomically(output.file.path, [&](std::ostream& file) { file << output.text(c); });
   }
   if (const std::string advice = clock_mismatch_advice(c); !advice.empty()) {
     *env.err << "kerntime: " << advice << '\n';

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/command_line.hpp"
+#include "cli/comparison_outputs.hpp"
 #include "kerntime/compare.hpp"
 
 namespace kerntime::detail {
@@ -21,11 +22,7 @@ struct compare_flags {
   std::string metric;
   std::optional<std::string> filter;
   bool allow_different_devices = false;
-  std::string json;
-  std::string junit;
-  std::string junit_family = "xunit1";
-  std::string csv;
-  bool quiet = false;
+  comparison_output_flags outputs;
   std::string on_clock_mismatch = "warn";
 };
 
