@@ -155,7 +155,10 @@ TEST_F(counters, a_bf16_gemm_keeps_the_tensor_pipe_busy_and_dram_quiet) {
   ASSERT_EQ(c.status, counters_status::measured) << describe_counters(c);
   ASSERT_TRUE(c.derived.compute_percent_of_peak.has_value()) << describe_counters(c);
   EXPECT_GT(*c.derived.compute_percent_of_peak, 50.0) << describe_counters(c);
-  EXPECT_LT(c.derived.dram_percent_of_peak.value_or(100), 30.0) << describe_counters(c);
+  // DRAM quiet against the tensor pipe, not against a fixed figure: the same GEMM moves the same
+  // bytes, a larger share of a slower DRAM (H200 under 30 %, H100 80GB 37.5 %, tensor pipe 94 %).
+  EXPECT_LT(c.derived.dram_percent_of_peak.value_or(100), *c.derived.compute_percent_of_peak / 2)
+      << describe_counters(c);
   EXPECT_EQ(c.derived.bound, roofline_bound::compute) << describe_counters(c);
   RecordProperty("tensor_pct", std::to_string(*c.derived.compute_percent_of_peak));
   RecordProperty("dram_pct", std::to_string(c.derived.dram_percent_of_peak.value_or(-1)));
