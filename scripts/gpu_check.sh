@@ -322,7 +322,13 @@ if python3 -c "import kerntime._kerntime" 2>/dev/null; then
   summary=$(grep -E '^[0-9]+ (passed|failed)|^=+ .*(passed|failed)' "$OUT/pytest.log" | tail -1)
   case $pytest_status in
   124 | 125) echo "PYTESTS not finished: $( ((pytest_status == 125)) && echo "skipped, no time left" || echo "timed out") ${summary:+($summary)}" >>"$results" ;;
-  *) echo "PYTESTS $(sed -E 's/=//g; s/ in [0-9.]+s.*//; s/^ +//' <<<"$summary")" >>"$results" ;;
+  *)
+    if [[ -z "$summary" ]]; then # killed before pytest's own summary: a crash, never a pass
+      echo "PYTESTS crashed or did not start: exit $pytest_status, no pytest summary ($(grep -m1 -o 'File \"[^\"]*tests/[^\"]*\", line [0-9]*' "$OUT/pytest.log" || echo 'see pytest.log'))" >>"$results"
+    else
+      echo "PYTESTS $(sed -E 's/=//g; s/ in [0-9.]+s.*//; s/^ +//' <<<"$summary")" >>"$results"
+    fi
+    ;;
   esac
   # torch.topk's host time under CUPTI by activity kinds, without kerntime (docs/queue.md).
   if python3 -c "import torch" 2>/dev/null; then
@@ -374,7 +380,11 @@ def handle(line):
         print(line)
         return
     if line.startswith("PYTESTS"):
-        print("Python tests:", line.split(" ", 1)[1] if " " in line else "?")
+        text = line.split(" ", 1)[1] if " " in line else "?"
+        print("Python tests:", text)
+        if not text.startswith("not run"):  # a crash, a failure or a cut-off run is a FAIL row
+            bad = any(w in text for w in ("crashed", "failed", "error", "not finished"))
+            row("Python tests", text[:60], "all pass", not bad)
         return
     if not line.startswith("RESULT "):
         return
