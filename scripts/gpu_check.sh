@@ -430,10 +430,11 @@ def handle(line):
             "<= 5 %", num("inconclusive") <= 0.05 * states)
         row("kerntime ab A/A suite wall (median s)", f["suite_s"])
     elif bench == "ab_cli_detect":
+        change, band = ("+0.5 %", "±0.25 %") if f.get("change_pct") == "0.5" else ("+1 %", "±0.5 %")
         if num("runs") == 0:
-            row(f"kerntime ab: {f['spin_us']} us spin +1 %", "not run (bench_ab_spin staged?)")
+            row(f"kerntime ab: {f['spin_us']} us spin {change}", "not run (bench_ab_spin staged?)")
             return
-        row(f"kerntime ab: {f['spin_us']} us spin +1 % at ±0.5 % called slower",
+        row(f"kerntime ab: {f['spin_us']} us spin {change} at {band} called slower",
             f"{f['slower']} of {f['runs']}", ">= 95 %", num("slower") >= 0.95 * num("runs"))
     elif bench == "session_back_to_back":
         row(f"back-to-back empty kernel GPU us / host us per launch ({f['cupti']})",

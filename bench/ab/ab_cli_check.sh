@@ -6,13 +6,14 @@
 #    time to a decision per state.
 # 2. Detection: bench_ab_spin (spin/duration_us=20 and =200) as A against the same program with
 #    AB_SPIN_SCALE=1.01 as B (a change of exactly 1 %), DETECT_RUNS times each (default 10), at a
-#    ±0.5 % band: how often it is called slower.
+#    ±0.5 % band: how often it is called slower; then spin/duration_us=200 against
+#    AB_SPIN_SCALE=1.005 (200 against 201 µs) at ±0.25 %, DETECT_RUNS times.
 # Logs and JSON under $OUT; a short table last. It changes no setting of the card.
 source "$(dirname "$0")/setup.sh"
 spin="$build/bench/bench_ab_spin"
 started=$(date +%s)
 
-rm -f "$OUT"/aa_* "$OUT"/detect_* # an earlier call's runs are not this one's
+rm -f "$OUT"/aa_* "$OUT"/detect_* "$OUT"/half_* # an earlier call's runs are not this one's
 # `timeout --foreground` below: each run stays in this script's process group, so a timeout
 # around the whole script (gpu_check.sh's) ends the run in flight too.
 for i in $(seq 1 "${AA_RUNS:-5}"); do
@@ -33,6 +34,16 @@ for i in $(seq 1 "$([[ -x "$spin" ]] && echo "${DETECT_RUNS:-10}" || echo 0)"); 
   timeout --foreground 60 "$kerntime" ab "$spin" "$b_program" --threshold 0.5% --max-time 20 \
     --state-timeout 30 --json "$OUT/detect_$i.json" -q 2>"$OUT/detect_$i.err"
   echo "detect $i: exit $?; $(tail -n 1 "$OUT/detect_$i.err")"
+done
+# The issue's second detection: 200 µs against 201 µs (+0.5 %) at a ±0.25 % band.
+b_half="$OUT/spin_b_half.sh"
+printf '#!/bin/sh\nAB_SPIN_SCALE=1.005 exec "%s" "$@"\n' "$spin" >"$b_half"
+chmod +x "$b_half"
+for i in $(seq 1 "$([[ -x "$spin" ]] && echo "${DETECT_RUNS:-10}" || echo 0)"); do
+  timeout --foreground 60 "$kerntime" ab "$spin" "$b_half" --filter 'duration_us=200$' \
+    --threshold 0.25% --max-time 20 --state-timeout 30 --json "$OUT/half_$i.json" -q \
+    2>"$OUT/half_$i.err"
+  echo "detect +0.5 % $i: exit $?; $(tail -n 1 "$OUT/half_$i.err")"
 done
 
 python3 - "$OUT" <<'PY'
@@ -60,6 +71,9 @@ for d in (20, 200):
     rows = [r for r in verdicts("detect_*.json") if r["state_name"] == f"spin/duration_us={d}"]
     print(f"| {d} µs vs {d * 1.01:g} µs, ±0.5 % | {len(rows)} | {count(rows,'slower')} | "
           f"{count(rows,'faster')} | {count(rows,'same')} | {count(rows,'inconclusive')} |")
+half = verdicts("half_*.json")
+print(f"| 200 µs vs 201 µs, ±0.25 % | {len(half)} | {count(half,'slower')} | "
+      f"{count(half,'faster')} | {count(half,'same')} | {count(half,'inconclusive')} |")
 walls = sorted(t[0] for t in times)
 print(f"RESULT ab_cli_aa states={len(aa)} slower={count(aa,'slower')} faster={count(aa,'faster')} "
       f"same={count(aa,'same')} inconclusive={count(aa,'inconclusive')} "
@@ -67,6 +81,8 @@ print(f"RESULT ab_cli_aa states={len(aa)} slower={count(aa,'slower')} faster={co
 for d in (20, 200):
     rows = [r for r in verdicts("detect_*.json") if r["state_name"] == f"spin/duration_us={d}"]
     print(f"RESULT ab_cli_detect spin_us={d} runs={len(rows)} slower={count(rows,'slower')}")
+print(f"RESULT ab_cli_detect spin_us=200 change_pct=0.5 runs={len(half)} "
+      f"slower={count(half,'slower')}")
 for wall, med, p90, settled, settled_p90 in times:
     print(f"A/A run: {wall:.1f} s for the suite; a state's trials {med:.2f} s median, "
           f"{p90:.2f} s p90; settled {settled:.1f} s (median), {settled_p90:.1f} s (p90) into it")
