@@ -324,7 +324,33 @@ if python3 -c "import kerntime._kerntime" 2>/dev/null; then
   124 | 125) echo "PYTESTS not finished: $( ((pytest_status == 125)) && echo "skipped, no time left" || echo "timed out") ${summary:+($summary)}" >>"$results" ;;
   *)
     if [[ -z "$summary" ]]; then # killed before pytest's own summary: a crash, never a pass
-      echo "PYTESTS crashed or did not start: exit $pytest_status, no pytest summary ($(grep -m1 -o 'File \"[^\"]*tests/[^\"]*\", line [0-9]*' "$OUT/pytest.log" || echo 'see pytest.log'))" >>"$results"
+      where=$(grep -m1 -o 'File \"[^\"]*tests/[^\"]*\", line [0-9]*' "$OUT/pytest.log")
+      by_file=""
+      if ((pytest_status > 128)); then
+        # Each file in its own process, so one crash hides no other test's verdict
+        # (pytest_files.log), and the crashing file once more under gdb where there is one.
+        passed=0 failed=0 crashed=""
+        for file in "$root"/python/tests/test_*.py; do
+          (cd "$root" && within 60 python3 -m pytest -q -rs --tb=short -p no:cacheprovider "$file") \
+            >"$OUT/pytest_file.log" 2>&1
+          code=$?
+          { echo "== $(basename "$file"): exit $code"; tail -n 40 "$OUT/pytest_file.log"; } >>"$OUT/pytest_files.log"
+          line=$(grep -E '^[0-9]+ (passed|failed|skipped)|^=+ .*(passed|failed|skipped)' "$OUT/pytest_file.log" | tail -1)
+          p=$(grep -oE '[0-9]+ passed' <<<"$line" | cut -d' ' -f1)
+          f=$(grep -oE '[0-9]+ (failed|errors?)' <<<"$line" | awk '{n += $1} END {print n + 0}')
+          passed=$((passed + ${p:-0})) failed=$((failed + ${f:-0}))
+          if ((code > 128)) || { ((code != 0)) && [[ -z "$line" ]]; }; then
+            crashed+=" $(basename "$file")"
+          fi
+        done
+        by_file="; file by file: $passed passed, $failed failed or in error, no summary from:${crashed:- none}"
+        crashed_file=$(grep -m1 -oE 'python/tests/test_[a-z0-9_]+\.py' <<<"$where")
+        if command -v gdb >/dev/null && [[ -n "$crashed_file" ]]; then
+          (cd "$root" && within 120 gdb -q -batch -ex run -ex bt --args python3 -m pytest -q -x \
+            -p no:cacheprovider "$crashed_file") >"$OUT/pytest_gdb.txt" 2>&1
+        fi
+      fi
+      echo "PYTESTS crashed or did not start: exit $pytest_status, no pytest summary (${where:-see pytest.log})$by_file" >>"$results"
     else
       echo "PYTESTS $(sed -E 's/=//g; s/ in [0-9.]+s.*//; s/^ +//' <<<"$summary")" >>"$results"
     fi
