@@ -129,6 +129,7 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
     time_blocks: List[float] = []
     cycle_blocks: List[Optional[float]] = []
     sequence = None
+    step = 0.0
     while len(time_blocks) < max_blocks:
         block: List[Result] = []
         for side in _BLOCK_ORDER:
@@ -138,9 +139,11 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
         time_blocks.append(_kerntime.block_log_ratio([_median_ns(r) for r in block]))
         cycle_blocks.append(_cycles_log_ratio(block))
         if sequence is None:  # the timer's step, relative to the times, bounds the interval
-            sequence = _kerntime.SequentialRatio(alpha, _step_fraction(block))
+            step = _step_fraction(block)
+            sequence = _kerntime.SequentialRatio(alpha, step)
         sequence.add_block(time_blocks[-1])
-        if sequence.decision(threshold) != "undecided" or clock() - started >= max_time:
+        if (sequence.decision(threshold) != "undecided" or clock() - started >= max_time
+                or sequence.no_verdict_reachable(threshold)):
             break
     assert sequence is not None  # max_blocks >= 1: at least one block ran
     ratio, low, high = sequence.interval()
@@ -151,7 +154,13 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
         results_a=results["a"], results_b=results["b"],
         kernels=_kernel_changes(results["a"], results["b"]))
     _add_cycles(comparison, cycle_blocks, threshold)
-    if comparison.verdict == "inconclusive":
+    if comparison.verdict == "inconclusive" and sequence.no_verdict_reachable(threshold):
+        comparison.notes.append(
+            f"stopped after {comparison.blocks} blocks: the timer's step alone is "
+            f"±{100 * step:.1f} % of the time, as wide as the band (±{100 * threshold:g} %), so "
+            f"same cannot be reached, and the interval without it already lies inside the band, "
+            f"so neither can slower or faster; measure more work per call or widen threshold")
+    elif comparison.verdict == "inconclusive":
         comparison.notes.append(
             f"inconclusive after {comparison.blocks} blocks: the interval "
             f"[{low:.4f}, {high:.4f}] still crosses the band's edge (±{100 * threshold:g} %); "

@@ -116,7 +116,11 @@ void bind_sequential_ratio(py::module_& m) {
             return decision_name(detail::conclude(s.interval(), band));
           },
           py::arg("band") = detail::default_band,
-          "The verdict when the run stops: decision(), with undecided as inconclusive.");
+          "The verdict when the run stops: decision(), with undecided as inconclusive.")
+      .def("no_verdict_reachable", &detail::sequential_ratio::no_verdict_reachable,
+           py::arg("band") = detail::default_band,
+           "True when more blocks can bring no verdict: the timer's step alone is as wide as the "
+           "band, and the interval without it already lies inside the band.");
   m.def(
       "block_log_ratio",
       [](const std::array<double, detail::trials_per_block>& medians) {

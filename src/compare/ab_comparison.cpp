@@ -117,6 +117,7 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
     if (const auto needed = time.observations_to_decide(options.threshold)) {
       reading.observations_needed = std::max(*needed, options.min_observations);
     }
+    reading.no_verdict_reachable = enough && time.no_verdict_reachable(options.threshold);
   }
   if (clocked && blocks > 0) {
     reading.cycles = sequence_of(cycle_blocks).interval();
@@ -193,6 +194,14 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
                           "work per iteration or widen --threshold",
                           s.timer_resolution_ns, 100 * reading.timer_step_fraction)
             : ""));
+    break;
+  case ab_end::no_verdict_reachable:
+    s.notes.push_back(fmt::format(
+        "stopped after {}: the timer's step ({:.0f} ns) alone is ±{:.1f} % of the time, as wide "
+        "as the band, so `same` cannot be reached, and the interval without it already lies "
+        "inside the band, so neither can `slower` or `faster`; measure more work per iteration "
+        "or widen --threshold",
+        what_ran, s.timer_resolution_ns, 100 * reading.timer_step_fraction));
     break;
   }
   s.base_sm_clock_mhz = a.sm_clock_mhz();

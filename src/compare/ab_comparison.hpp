@@ -49,6 +49,9 @@ struct ab_reading {
   // While undecided: how many observations in all would decide if the ratio and the spread
   // stayed as they are (sequential_ratio::observations_to_decide).
   std::optional<std::size_t> observations_needed;
+  // From the minimum on, while undecided: no verdict can come from more observations
+  // (sequential_ratio::no_verdict_reachable); the run stops the state as inconclusive.
+  bool no_verdict_reachable = false;
 };
 // Throws kerntime::invalid_argument for a preparation whose median is not a positive time.
 [[nodiscard]] ab_reading read_ab(const ab_trials& trials, const ab_options& options);
@@ -58,6 +61,9 @@ enum class ab_end {
   decided,   // the interval decided: slower, faster or same
   max_pairs, // --max-pairs reached first: inconclusive, with the interval reached
   max_time,  // --max-time reached first
+  // Stopped early: the timer's step keeps `same` out of reach, and the interval already lies
+  // inside the band, so no change beyond it can be shown either (ab_reading's flag).
+  no_verdict_reachable,
 };
 
 // The state's comparison: ratio B/A with the confidence sequence's interval, the verdict, the

@@ -167,4 +167,12 @@ std::optional<std::size_t> sequential_ratio::observations_to_decide(double band,
   return std::nullopt;
 }
 
+bool sequential_ratio::no_verdict_reachable(double band) const {
+  if (count_ < 3 || !(band >= 0 && std::isfinite(band)) || timer_step_fraction_ < band) {
+    return false;
+  }
+  const double half = t_mixture_log_half_width(count_, sum_squared_deviations_, alpha_);
+  return std::abs(mean_) + half <= std::log1p(band);
+}
+
 } // namespace kerntime::detail

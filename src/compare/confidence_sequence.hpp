@@ -92,6 +92,11 @@ public:
   // step or a mean on the band's edge leaves no room, or when it would take more than `limit`.
   [[nodiscard]] std::optional<std::size_t>
   observations_to_decide(double band, std::size_t limit = 100'000) const;
+  // True when more observations can bring no verdict, unless the sequence misses the ratio (a
+  // chance of alpha at most, over all looks): the timer's step alone is as wide as the band, so
+  // `same` is out of reach, and the interval without that floor already lies inside the band, so
+  // the ratio does too, and an interval wholly beyond the band's edge would have to miss it.
+  [[nodiscard]] bool no_verdict_reachable(double band) const;
 
 private:
   double alpha_;

@@ -295,8 +295,11 @@ public:
       o.process_pairs.push_back(blocks);
     }
     std::optional<ab_end> end;
-    if (read_ab(trials_of(o), options_).decision != ab_decision::undecided) {
+    const ab_reading reading = read_ab(trials_of(o), options_);
+    if (reading.decision != ab_decision::undecided) {
       end = ab_end::decided;
+    } else if (reading.no_verdict_reachable) {
+      end = ab_end::no_verdict_reachable;
     } else if (o.a.size() >= settings_.max_pairs) {
       end = ab_end::max_pairs;
     } else if (o.seconds >= settings_.max_time_s) {

@@ -380,6 +380,76 @@ TEST(confidence_sequence, says_how_many_observations_would_decide_at_the_spread_
   EXPECT_FALSE(same_so_far.observations_to_decide(default_band, 10)); // beyond the limit
 }
 
+TEST(confidence_sequence, says_when_no_verdict_can_come_from_more_observations) {
+  // A timer step of 3 % against a ±1 % band: `same` is out of reach.
+  sequential_ratio tight(default_alpha, 0.03);
+  for (const double x : {0.001, -0.001, 0.001}) { // the interval without the floor: ±0.6 %
+    tight.add_block(x);
+  }
+  EXPECT_EQ(tight.decision(default_band), ab_decision::undecided);
+  EXPECT_TRUE(tight.no_verdict_reachable(default_band));
+  // The same readings with a finer timer could still decide `same`; a spread whose interval
+  // reaches past the band could still show a change; a mean beyond the band is a change; two
+  // observations bound nothing.
+  sequential_ratio fine(default_alpha, 0.005);
+  sequential_ratio spread(default_alpha, 0.03);
+  sequential_ratio beyond(default_alpha, 0.03);
+  sequential_ratio two(default_alpha, 0.03);
+  for (const double x : {0.001, -0.001, 0.001}) {
+    fine.add_block(x);
+  }
+  for (const double x : {0.01, -0.01, 0.01, -0.01}) {
+    spread.add_block(x);
+  }
+  for (const double x : {0.012, 0.013, 0.012, 0.013}) {
+    beyond.add_block(x);
+  }
+  two.add_block(0.0);
+  two.add_block(0.0);
+  EXPECT_FALSE(fine.no_verdict_reachable(default_band));
+  EXPECT_FALSE(spread.no_verdict_reachable(default_band));
+  EXPECT_FALSE(beyond.no_verdict_reachable(default_band));
+  EXPECT_FALSE(two.no_verdict_reachable(default_band));
+  // A wider band than the step: `same` is reachable again.
+  EXPECT_FALSE(tight.no_verdict_reachable(0.05));
+}
+
+TEST(confidence_sequence, stopping_for_no_reachable_verdict_hides_a_real_change_at_most_alpha) {
+  // The stop is sound only while the sequence covers the ratio: a true ratio of +1.2 %, just
+  // beyond the ±1 % band, under a 3 % timer step and 0.3 % noise per observation, looked at after
+  // every one of 50: the share of runs that stop with the interval inside the band (missing the
+  // ratio) stays below alpha.
+  normal_draws draw(61);
+  int stopped = 0;
+  for (int run = 0; run < sequences; ++run) {
+    sequential_ratio s(default_alpha, 0.03);
+    for (std::size_t k = 0; k < max_blocks; ++k) {
+      s.add_block(std::log1p(0.012) + (0.003 * draw()));
+      if (s.no_verdict_reachable(default_band)) {
+        ++stopped;
+        break;
+      }
+    }
+  }
+  std::cout << "stopped with no reachable verdict at +1.2 %: " << stopped << " of " << sequences
+            << '\n';
+  EXPECT_LE(stopped, static_cast<int>(default_alpha * sequences));
+  // An A/A run under the same step and noise stops, and soon.
+  normal_draws aa(62);
+  int aa_stopped = 0;
+  for (int run = 0; run < 1000; ++run) {
+    sequential_ratio s(default_alpha, 0.03);
+    for (std::size_t k = 0; k < 10; ++k) {
+      s.add_block(0.003 * aa());
+      if (s.no_verdict_reachable(default_band)) {
+        ++aa_stopped;
+        break;
+      }
+    }
+  }
+  EXPECT_GE(aa_stopped, 990);
+}
+
 TEST(confidence_sequence,
      a_two_percent_slower_b_under_small_noise_is_called_slower_within_a_few_blocks) {
   // Measured over 10,000 runs with another seed: 3 to 10 blocks, median 4, 99th percentile 7.

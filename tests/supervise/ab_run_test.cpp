@@ -116,6 +116,27 @@ TEST(ab_run, several_device_pairs_share_the_states_and_each_decides) {
   EXPECT_EQ(o.summary.workers_started, 4 * 3);
 }
 
+TEST(ab_run, a_timer_bound_state_stops_once_no_verdict_can_come) {
+  // A 1 µs state under a 32 ns timer step (3.2 %) at ±1 %: `same` is out of reach, and once the
+  // interval lies inside the band no change can be shown either: it stops at --min-rounds, not
+  // at --max-pairs, and says why.
+  const std::vector<std::string> names{"ok/coarse"};
+  const auto o = run_with(names, {pair_on(0, names, 1.0, {{"STAND_IN_TIMER_NS", "32"}})}, 3, 40);
+  ASSERT_TRUE(o.states[0].comparison) << o.states[0].failure;
+  const auto& c = *o.states[0].comparison;
+  EXPECT_EQ(c.outcome, verdict::inconclusive);
+  EXPECT_EQ(o.states[0].process_pairs.size(), 3U);
+  EXPECT_FALSE(c.units_needed);
+  ASSERT_FALSE(c.notes.empty());
+  EXPECT_NE(c.notes.back().find("stopped after 3 process pairs"), std::string::npos)
+      << c.notes.back();
+  EXPECT_NE(c.notes.back().find("timer's step (32 ns)"), std::string::npos) << c.notes.back();
+  // A change well beyond the band plus the step is still shown.
+  const auto slower = run_with(names, {pair_on(0, names, 1.10, {{"STAND_IN_TIMER_NS", "32"}})});
+  ASSERT_TRUE(slower.states[0].comparison) << slower.states[0].failure;
+  EXPECT_EQ(slower.states[0].comparison->outcome, verdict::slower);
+}
+
 TEST(ab_run, a_state_that_decides_leaves_the_rounds_and_the_others_go_on) {
   // ok/same is decided same at round 3; ok/edge (B 1 % slower on a ±1 % band) cannot decide and
   // runs until --max-pairs.

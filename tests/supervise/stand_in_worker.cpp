@@ -12,7 +12,9 @@
 // (comma-separated; default ok/n=1,ok/n=2). An ok result holds one trial of 4 iterations whose
 // time is (1000 + 100 × plan index) × STAND_IN_SCALE (default 1) with 0.05 % noise;
 // STAND_IN_SCALED=NAME: the scale applies to that state only; so does STAND_IN_NOISE=F, the
-// noise's standard deviation as a fraction (default 0.0005). STAND_IN_HANG_AT_EXIT=1: after its
+// noise's standard deviation as a fraction (default 0.0005). STAND_IN_TIMER_NS=N: the timer's
+// step the results report (a 1000 ns state with N = 32 is timer-bound at ±1 %).
+// STAND_IN_HANG_AT_EXIT=1: after its
 // commands end it never exits (a teardown that hangs).
 
 #include <unistd.h>
@@ -159,6 +161,9 @@ int main(int argc, char** argv) {
         trial.telemetry.measured_sm_clock_mhz = 1980;
         r.trials.push_back(trial);
         r.latency_ns = ns;
+        if (const char* step = std::getenv("STAND_IN_TIMER_NS")) {
+          r.timer_resolution_ns = std::atof(step);
+        }
         r.kernels.push_back({.name = "stand_in_kernel",
                              .calls_per_iteration = 1,
                              .mean_ns = ns,
