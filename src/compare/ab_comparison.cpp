@@ -188,7 +188,7 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
     s.notes.push_back(fmt::format(
         "{} reached after {} before the interval decided; the interval reached is shown{}",
         end == ab_end::max_pairs ? "--max-pairs" : "--max-time", what_ran,
-        reading.timer_step_fraction >= std::log1p(options.threshold)
+        reading.timer_step_fraction >= options.threshold
             ? fmt::format(": the timer's step ({:.0f} ns) alone is ±{:.1f} % of the time, as "
                           "wide as the band, so no number of trials can settle it; measure more "
                           "work per iteration or widen --threshold",

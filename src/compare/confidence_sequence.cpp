@@ -168,7 +168,8 @@ std::optional<std::size_t> sequential_ratio::observations_to_decide(double band,
 }
 
 bool sequential_ratio::no_verdict_reachable(double band) const {
-  if (count_ < 3 || !(band >= 0 && std::isfinite(band)) || timer_step_fraction_ < band) {
+  if (count_ < min_observations_to_stop_early || !(band >= 0 && std::isfinite(band)) ||
+      timer_step_fraction_ < band) {
     return false;
   }
   const double half = t_mixture_log_half_width(count_, sum_squared_deviations_, alpha_);

@@ -70,6 +70,10 @@ inline constexpr double default_alpha = 0.05; // the chance the interval ever mi
 [[nodiscard]] double t_mixture_log_half_width(std::size_t count, double sum_squared_deviations,
                                               double alpha);
 
+// The fewest observations from which a state may stop for want of a reachable verdict: with two
+// offsets equally likely, 8 observations all land on one side with a chance of 2^-7 (0.8 %).
+inline constexpr std::size_t min_observations_to_stop_early = 8;
+
 // The running state of one A/B comparison: add a block's log-ratio, read the interval, decide.
 class sequential_ratio {
 public:
@@ -93,9 +97,12 @@ public:
   [[nodiscard]] std::optional<std::size_t>
   observations_to_decide(double band, std::size_t limit = 100'000) const;
   // True when more observations can bring no verdict, unless the sequence misses the ratio (a
-  // chance of alpha at most, over all looks): the timer's step alone is as wide as the band, so
-  // `same` is out of reach, and the interval without that floor already lies inside the band, so
-  // the ratio does too, and an interval wholly beyond the band's edge would have to miss it.
+  // chance of alpha at most, over all looks, for observations near enough to normal): the
+  // timer's step alone is as wide as the band, so `same` is out of reach, and the interval
+  // without that floor already lies inside the band, so the ratio does too, and an interval
+  // wholly beyond the band's edge would have to miss it. Never before
+  // min_observations_to_stop_early: a few bunched observations (process pairs that share an
+  // offset) make a narrow interval by chance, and a stop there would lose a real change.
   [[nodiscard]] bool no_verdict_reachable(double band) const;
 
 private:

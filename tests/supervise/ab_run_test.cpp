@@ -118,21 +118,27 @@ TEST(ab_run, several_device_pairs_share_the_states_and_each_decides) {
 
 TEST(ab_run, a_timer_bound_state_stops_once_no_verdict_can_come) {
   // A 1 µs state under a 32 ns timer step (3.2 %) at ±1 %: `same` is out of reach, and once the
-  // interval lies inside the band no change can be shown either: it stops at --min-rounds, not
-  // at --max-pairs, and says why.
+  // interval lies inside the band no change can be shown either: it stops after 8 rounds (the
+  // fewest for that stop), not at --max-pairs (20 rounds), and says why.
   const std::vector<std::string> names{"ok/coarse"};
-  const auto o = run_with(names, {pair_on(0, names, 1.0, {{"STAND_IN_TIMER_NS", "32"}})}, 3, 40);
+  const environment coarse{{"STAND_IN_TIMER_NS", "32"}, {"STAND_IN_NOISE", "0.0001"}};
+  const auto o = run_with(names, {pair_on(0, names, 1.0, coarse)}, 3, 40);
   ASSERT_TRUE(o.states[0].comparison) << o.states[0].failure;
   const auto& c = *o.states[0].comparison;
   EXPECT_EQ(c.outcome, verdict::inconclusive);
-  EXPECT_EQ(o.states[0].process_pairs.size(), 3U);
+  EXPECT_EQ(o.states[0].process_pairs.size(), 8U);
   EXPECT_FALSE(c.units_needed);
   ASSERT_FALSE(c.notes.empty());
-  EXPECT_NE(c.notes.back().find("stopped after 3 process pairs"), std::string::npos)
+  EXPECT_NE(c.notes.back().find("stopped after 8 process pairs"), std::string::npos)
       << c.notes.back();
   EXPECT_NE(c.notes.back().find("timer's step (32 ns)"), std::string::npos) << c.notes.back();
+  // --min-rounds above that holds the stop back.
+  const auto later = run_with(names, {pair_on(0, names, 1.0, coarse)}, 10, 40);
+  ASSERT_TRUE(later.states[0].comparison) << later.states[0].failure;
+  EXPECT_EQ(later.states[0].comparison->outcome, verdict::inconclusive);
+  EXPECT_EQ(later.states[0].process_pairs.size(), 10U);
   // A change well beyond the band plus the step is still shown.
-  const auto slower = run_with(names, {pair_on(0, names, 1.10, {{"STAND_IN_TIMER_NS", "32"}})});
+  const auto slower = run_with(names, {pair_on(0, names, 1.10, coarse)});
   ASSERT_TRUE(slower.states[0].comparison) << slower.states[0].failure;
   EXPECT_EQ(slower.states[0].comparison->outcome, verdict::slower);
 }
