@@ -10,7 +10,7 @@
 
 #include "cli/compare_command.hpp"
 #include "cli/device_selection.hpp"
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/input_text.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/protocol_flags.hpp"

@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/calibration_gemm.hpp"
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/run_context.hpp"
 #include "kerntime/cuda.hpp"

@@ -9,7 +9,7 @@
 #include "cli/calibrate_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/device_listing.hpp"
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/history_command.hpp"
 #include "cli/input_text.hpp"
 #include "cli/list_command.hpp"

@@ -8,7 +8,7 @@
 #include <memory>
 #include <ostream>
 
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/input_text.hpp"
 #include "cli/name_pattern.hpp"
 #include "cli/output_paths.hpp"

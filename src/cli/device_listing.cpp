@@ -10,7 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/device_check.hpp"
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cupti/availability.hpp"
 #include "cupti/cupti_library.hpp"
 #include "telemetry/telemetry_probe.hpp"

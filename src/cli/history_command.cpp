@@ -10,7 +10,7 @@
 #include <ostream>
 
 #include "cli/compare_command.hpp"
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/name_pattern.hpp"
 #include "cli/run_context.hpp"
 #include "history/change_points.hpp"

@@ -5,7 +5,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/state_selection.hpp"
 #include "kerntime/report.hpp"

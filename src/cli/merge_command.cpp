@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/run_context.hpp"
 #include "report/detail/gzip_file.hpp"
 #include "supervise/shard_merge.hpp"

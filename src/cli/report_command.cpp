@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/name_pattern.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"

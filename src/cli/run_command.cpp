@@ -19,7 +19,7 @@
 #include "cli/counter_phase.hpp"
 #include "cli/device_listing.hpp"
 #include "cli/device_selection.hpp"
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/history_command.hpp"
 #include "cli/input_text.hpp"
 #include "cli/launch_choice.hpp"

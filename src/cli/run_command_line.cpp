@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "cli/command_line.hpp"
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 
 namespace kerntime {
 

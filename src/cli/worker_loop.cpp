@@ -17,7 +17,7 @@
 
 #include "cli/counter_phase.hpp"
 #include "cli/device_selection.hpp"
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/state_runner.hpp"
 #include "kerntime/measure.hpp"
 #include "kerntime/session.hpp"

@@ -15,15 +15,13 @@
 #include <fmt/format.h>
 
 #include "kerntime/errors.hpp"
+#include "supervise/exit_codes.hpp"
 #include "supervise/worker_messages.hpp"
 
 namespace kerntime::detail {
 namespace {
 
 using clock_type = std::chrono::steady_clock;
-
-// The exit code of a kerntime program given bad input (cli/exit_codes.hpp).
-constexpr int bad_input_exit = 2;
 
 double seconds_since(clock_type::time_point from) {
   return std::chrono::duration<double>(clock_type::now() - from).count();
@@ -102,7 +100,7 @@ public:
       return "it sent a result before saying it was ready";
     case heard::ended: {
       const std::string how = drop();
-      if (last_exit_code_ == bad_input_exit) {
+      if (last_exit_code_ == exit_bad_input) {
         refused_arguments_ = true;
         return fmt::format("it refused the run's flags ({}; its own words are above): {} may be "
                            "built with another kerntime that lacks one of them",

@@ -10,7 +10,7 @@
 #include <iterator>
 #include <sstream>
 
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/run_cli.hpp"
 #include "temp_folder.hpp"
 

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <string>
 
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/run_cli.hpp"
 
 namespace kerntime::detail {

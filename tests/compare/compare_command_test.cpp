@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/run_cli.hpp"
 #include "kerntime/report.hpp"
 #include "temp_folder.hpp"

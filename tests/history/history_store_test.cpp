@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/run_cli.hpp"
 #include "history/history_store.hpp"
 #include "history/postgres_database.hpp"

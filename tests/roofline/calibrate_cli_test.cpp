@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cli/exit_codes.hpp"
+#include "supervise/exit_codes.hpp"
 #include "cli/run_cli.hpp"
 #include "roofline/calibration_file.hpp"
 #include "temp_folder.hpp"

@@ -1,5 +1,6 @@
 #pragma once
-// The kerntime command's exit codes, documented in README.md.
+// The kerntime command's exit codes, documented in README.md; here, below the command line, because
+// the supervisor reads them from the kerntime programs it starts.
 
 namespace kerntime::detail {
 
