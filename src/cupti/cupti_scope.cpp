@@ -145,12 +145,7 @@ const char* name_of(scope_end end) noexcept {
   return "nothing_kept";
 }
 
-void at_scope_end(std::function<void()> hook) {
-  const std::lock_guard lock(state().mutex);
-  state().hooks.push_back(std::move(hook));
-}
-
-bool at_scope_end_if_open(std::function<void()> hook) {
+bool at_scope_end(std::function<void()> hook) {
   const std::lock_guard lock(state().mutex);
   if (state().depth == 0) {
     return false;

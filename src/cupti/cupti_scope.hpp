@@ -45,10 +45,9 @@ enum class scope_end {
 [[nodiscard]] const char* name_of(scope_end end) noexcept;
 
 // Runs once at the end of the current outermost scope, before CUPTI is finalized (the measure
-// stage frees the flush buffer and the blocking kernel it kept for the scope). Outside a scope
-// it is not kept: the caller frees at once.
-void at_scope_end(std::function<void()> hook);
-// The same, only while a scope is open (checked and registered at once); false outside a scope.
-[[nodiscard]] bool at_scope_end_if_open(std::function<void()> hook);
+// stage frees the flush buffer and the blocking kernel it kept for the scope). The scope is
+// checked and the hook registered in one step; outside a scope nothing is registered and it
+// returns false: the caller frees at once.
+[[nodiscard]] bool at_scope_end(std::function<void()> hook);
 
 } // namespace kerntime::detail

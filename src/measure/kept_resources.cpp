@@ -72,7 +72,7 @@ public:
       // The hook is registered in the same step that sees the scope open: a scope that ends
       // meanwhile cannot leave this pool's items kept outside every scope.
       if (!hook_registered_) {
-        hook_registered_ = at_scope_end_if_open([this] { free_all(); });
+        hook_registered_ = at_scope_end([this] { free_all(); });
       }
       if (hook_registered_ && cupti_scope_depth() > 0) {
         auto& free = idle_[key];

@@ -132,7 +132,7 @@ TEST_F(cupti_scope_test, the_hooks_run_once_at_the_outermost_end_before_finalizi
   std::vector<std::string> order;
   {
     const kerntime::session outer;
-    at_scope_end([&] { order.emplace_back("hook"); });
+    ASSERT_TRUE(at_scope_end([&] { order.emplace_back("hook"); }));
     EXPECT_TRUE(measure_once());
     { const kerntime::session inner; }
     EXPECT_TRUE(order.empty());
@@ -196,10 +196,10 @@ TEST_F(cupti_scope_test, an_end_told_of_an_active_profiler_leaves_cupti_to_it) {
 
 TEST_F(cupti_scope_test, a_hook_offered_outside_a_scope_is_refused_and_inside_runs_at_the_end) {
   int runs = 0;
-  EXPECT_FALSE(at_scope_end_if_open([&] { ++runs; }));
+  EXPECT_FALSE(at_scope_end([&] { ++runs; }));
   {
     const kerntime::session scope;
-    EXPECT_TRUE(at_scope_end_if_open([&] { ++runs; }));
+    EXPECT_TRUE(at_scope_end([&] { ++runs; }));
   }
   EXPECT_EQ(runs, 1);
 }
@@ -207,7 +207,7 @@ TEST_F(cupti_scope_test, a_hook_offered_outside_a_scope_is_refused_and_inside_ru
 TEST_F(cupti_scope_test, a_hook_that_throws_does_not_stop_the_end) {
   {
     const kerntime::session scope;
-    at_scope_end([] { throw std::runtime_error("cudaFree failed"); });
+    ASSERT_TRUE(at_scope_end([] { throw std::runtime_error("cudaFree failed"); }));
     EXPECT_TRUE(measure_once());
   }
   EXPECT_EQ(calls_to("finalize"), 1);
