@@ -365,9 +365,15 @@ if python3 -c "import kerntime._kerntime" 2>/dev/null; then
         done
         by_file="; file by file: $passed passed, $failed failed or in error, crashed (no summary):${crashed:- none}${cut:+; not rerun for time:$cut}"
         crashed_file=$(grep -m1 -oE 'python/tests/test_[a-z0-9_]+\.py' <<<"$where")
+        # The crashing file once more, for its frames: under gdb where there is one, else with
+        # scripts/crash_frames.sh (a preloaded reporter and addr2line).
         if command -v gdb >/dev/null && [[ -n "$crashed_file" ]]; then
           (cd "$root" && within 120 gdb -q -batch -ex run -ex bt --args python3 -m pytest -q -x \
             -p no:cacheprovider "$crashed_file") >"$OUT/pytest_gdb.txt" 2>&1
+        elif [[ -n "$crashed_file" ]]; then
+          (cd "$root" && within 120 scripts/crash_frames.sh python3 -m pytest -q -x \
+            -p no:faulthandler -p no:cacheprovider "$crashed_file") >"$OUT/pytest_frames.txt" 2>&1
+          grep -A12 '^== frames of the crash' "$OUT/pytest_frames.txt"
         fi
       fi
       echo "PYTESTS crashed or did not start: exit $pytest_status, no pytest summary (${where:-see pytest.log})$by_file" >>"$results"
