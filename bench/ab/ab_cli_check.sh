@@ -14,15 +14,25 @@ spin="$build/bench/bench_ab_spin"
 started=$(date +%s)
 
 rm -f "$OUT"/aa_* "$OUT"/detect_* "$OUT"/half_* # an earlier call's runs are not this one's
+# Each A/A run's two result sets (every preparation's iterations; tens of MB) stay here; what an
+# offline replay of the decision needs is condensed into $OUT/aa_preparations.json at the end.
+raw=$(mktemp -d)
 # `timeout --foreground` below: each run stays in this script's process group, so a timeout
 # around the whole script (gpu_check.sh's) ends the run in flight too.
 for i in $(seq 1 "${AA_RUNS:-5}"); do
   echo "== A/A $i ($(($(date +%s) - started)) s)"
   timeout --foreground "${AA_RUN_TIMEOUT:-150}" "$kerntime" ab "$kerntime" "$kerntime" --max-time 20 \
-    --state-timeout 60 --json "$OUT/aa_$i.json" -q 2>"$OUT/aa_$i.err"
+    --state-timeout 60 --json "$OUT/aa_$i.json" --results-a "$raw/aa_${i}_a.json" \
+    --results-b "$raw/aa_${i}_b.json" -q 2>"$OUT/aa_$i.err"
   echo "exit $?"
   tail -n 2 "$OUT/aa_$i.err"
 done
+
+if compgen -G "$raw/aa_*_a.json" >/dev/null; then
+  python3 "$(dirname "$0")/preparation_stats.py" "$raw"/aa_*.json >"$OUT/aa_preparations.json" ||
+    echo "could not condense the A/A result sets"
+fi
+rm -rf "$raw"
 
 if [[ ! -x "$spin" ]]; then
   echo "no $spin: the detection runs are skipped (stage it: STAGE_ONLY='... bench/bench_ab_spin')"
