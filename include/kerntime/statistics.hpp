@@ -48,6 +48,12 @@ struct confidence_interval {
                                                                  double confidence = 0.95);
 // The interval's farther end from `centre`, as a fraction of `centre` (0.004 is ±0.4 %).
 [[nodiscard]] double relative_half_width(const confidence_interval& interval, double centre);
+// The mean of the values within max(2 steps of the timer, 4 scaled MADs) of their median
+// (docs/statistics.md): robust to a stray iteration as the median is, yet finer than the timer's
+// step, because a kernel starts anywhere between two ticks and so reads a step long or short at
+// random (the median of such readings stays on the ticks). Throws kerntime::invalid_argument
+// when empty or the step is negative.
+[[nodiscard]] double clipped_mean(std::vector<double> values, double timer_step_ns);
 [[nodiscard]] trial_statistics summarise_trials(const std::vector<std::vector<double>>& trials);
 
 } // namespace kerntime

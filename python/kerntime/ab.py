@@ -136,10 +136,10 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
             result = measure[side]()
             results[side].append(result)
             block.append(result)
-        time_blocks.append(_kerntime.block_log_ratio([_median_ns(r) for r in block]))
+        time_blocks.append(_kerntime.block_log_ratio([_time_ns(r) for r in block]))
         cycle_blocks.append(_cycles_log_ratio(block))
-        if sequence is None:  # the timer's step, relative to the times, bounds the interval
-            step = _step_fraction(block)
+        if sequence is None:  # the timer's resolution, relative to the times, bounds the interval
+            step = _resolution(block)
             sequence = _kerntime.SequentialRatio(alpha, step)
         sequence.add_block(time_blocks[-1])
         if (sequence.decision(threshold) != "undecided" or clock() - started >= max_time
@@ -156,7 +156,7 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
     _add_cycles(comparison, cycle_blocks, threshold)
     if comparison.verdict == "inconclusive" and sequence.no_verdict_reachable(threshold):
         comparison.notes.append(
-            f"stopped after {comparison.blocks} blocks: the timer's step alone is "
+            f"stopped after {comparison.blocks} blocks: the timer's resolution alone is "
             f"±{100 * step:.1f} % of the time, as wide as the band (±{100 * threshold:g} %), so "
             f"same cannot be reached, and the interval without it already lies inside the band, "
             f"so neither can slower or faster; measure more work per call or widen threshold")
@@ -181,13 +181,15 @@ def _check_options(threshold: float, alpha: float, max_blocks: int, max_time: fl
         raise InvalidArgument(f"max_time must be a number of seconds above 0 (got {max_time!r})")
 
 
-def _median_ns(result: Result) -> float:
-    """The trial's median of the headline metric (one trial per result)."""
-    return result.measurement.latency_ns
+def _time_ns(result: Result) -> float:
+    """The preparation's time the decision reads: the clipped mean of its trial's readings of the
+    headline metric, finer than the timer's step (one trial per result; docs/ab.md)."""
+    return _kerntime.preparation_time_ns(result.measurement)
 
 
-def _step_fraction(block: List[Result]) -> float:
-    return max(r.timer_resolution_ns for r in block) / min(_median_ns(r) for r in block)
+def _resolution(block: List[Result]) -> float:
+    """The finest ratio the block's trials resolve (the interval is never narrower)."""
+    return _kerntime.resolution_fraction([r.measurement for r in block])
 
 
 def _cycles_log_ratio(block: List[Result]) -> Optional[float]:
@@ -198,7 +200,7 @@ def _cycles_log_ratio(block: List[Result]) -> Optional[float]:
         clocks = [t.measured_sm_clock_mhz for t in r.telemetry.trials]
         if not clocks or clocks[-1] is None:
             return None
-        cycles.append(_median_ns(r) * clocks[-1])
+        cycles.append(_time_ns(r) * clocks[-1])
     return _kerntime.block_log_ratio(cycles)
 
 

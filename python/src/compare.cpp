@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "compare/ab_comparison.hpp"
 #include "compare/confidence_sequence.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"
@@ -127,7 +128,18 @@ void bind_sequential_ratio(py::module_& m) {
         return detail::block_log_ratio(detail::trial_order::balanced, medians);
       },
       py::arg("medians"),
-      "One A B B A block's paired log-ratio from its four trial medians in the order they ran.");
+      "One A B B A block's paired log-ratio from its four trial times in the order they ran.");
+  m.def("preparation_time_ns", &detail::preparation_time_ns, py::arg("measurement"),
+        "The time of one preparation that an A/B decision reads: the clipped mean of its headline "
+        "metric's readings, finer than the timer's step (docs/ab.md).");
+  m.def(
+      "resolution_fraction",
+      [](const std::vector<const measurement_result*>& preparations) {
+        return detail::resolution_fraction(preparations);
+      },
+      py::arg("preparations"),
+      "The finest ratio these preparations resolve, as a fraction: the timer's step over their "
+      "time, divided by the square root of the fewest readings where the readings spread.");
 }
 
 void bind_compare(py::module_& m) {

@@ -56,12 +56,12 @@ def test_a_change_on_the_band_edge_is_inconclusive_at_max_blocks_and_says_what_t
 def test_a_timer_bound_comparison_stops_once_no_verdict_can_come(monkeypatch):
     # A timer step of 3 % of the time (32 ns on ~1 us) against the ±1 % band: same is out of
     # reach, and once the interval lies inside the band no change can be shown either.
-    monkeypatch.setattr(importlib.import_module("kerntime.ab"), "_step_fraction",
+    monkeypatch.setattr(importlib.import_module("kerntime.ab"), "_resolution",
                         lambda block: 0.03)
     c = run_ab(trials(1.0, seed=9), trials(1.0, seed=10), max_blocks=30)
     assert c.verdict == "inconclusive"
     assert c.blocks == 8  # the fewest from which that stop is made
-    assert any("stopped after 8 blocks: the timer's step alone is ±3.0 %" in n for n in c.notes)
+    assert any("stopped after 8 blocks: the timer's resolution alone is ±3.0 %" in n for n in c.notes)
     # A change beyond the band and the step is still shown.
     slower = run_ab(trials(1.0, seed=11), trials(1.10, seed=12), max_blocks=30)
     assert slower.verdict == "slower"

@@ -1,7 +1,9 @@
 #include "compare/ab_comparison.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -42,16 +44,54 @@ verdict verdict_of_decision(ab_decision d) {
   return verdict::inconclusive;
 }
 
-std::vector<double> medians_of(const std::vector<const measurement_result*>& runs,
-                               std::size_t count) {
-  std::vector<double> medians;
+std::vector<double> times_of(const std::vector<const measurement_result*>& runs,
+                             std::size_t count) {
+  std::vector<double> times;
   for (std::size_t i = 0; i < count && i < runs.size(); ++i) {
-    medians.push_back(runs[i]->latency_ns);
+    times.push_back(preparation_time_ns(*runs[i]));
   }
-  return medians;
+  return times;
+}
+
+std::vector<double> headline_readings(const measurement_result& r) {
+  std::vector<double> readings;
+  for (const auto& trial : r.trials) {
+    for (const auto& s : trial.iterations) {
+      readings.push_back(r.protocol_used.metric == headline_metric::span ? s.span_ns : s.busy_ns);
+    }
+  }
+  return readings;
 }
 
 } // namespace
+
+double preparation_time_ns(const measurement_result& r) {
+  auto readings = headline_readings(r);
+  return readings.empty() ? r.latency_ns : clipped_mean(std::move(readings), r.timer_resolution_ns);
+}
+
+double resolution_fraction(std::span<const measurement_result* const> preparations) {
+  double step = 0;
+  std::size_t fewest = 0;
+  bool spread = true;
+  std::vector<double> times;
+  for (const auto* r : preparations) {
+    step = std::max(step, r->timer_resolution_ns);
+    auto readings = headline_readings(*r);
+    fewest = times.empty() ? readings.size() : std::min(fewest, readings.size());
+    std::sort(readings.begin(), readings.end());
+    spread = spread && std::adjacent_find(readings.begin(), readings.end(),
+                                          std::not_equal_to<>()) != readings.end();
+    times.push_back(preparation_time_ns(*r));
+  }
+  if (times.empty() || step == 0) {
+    return 0;
+  }
+  const double fraction = step / median(std::move(times));
+  // Readings that all fall on one value show no start phase varying between the ticks: then the
+  // step itself is the resolution.
+  return spread && fewest > 1 ? fraction / std::sqrt(static_cast<double>(fewest)) : fraction;
+}
 
 void check_ab_options(const ab_options& options) {
   compare_options checked;
@@ -64,21 +104,24 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
   const std::size_t blocks = complete_blocks(trials);
   ab_reading reading;
   reading.blocks = blocks;
-  const auto a = medians_of(trials.a, 2 * blocks);
-  const auto b = medians_of(trials.b, 2 * blocks);
+  const auto a = times_of(trials.a, 2 * blocks);
+  const auto b = times_of(trials.b, 2 * blocks);
   std::vector<double> all = a;
   all.insert(all.end(), b.begin(), b.end());
   double step = 0;
+  std::vector<const measurement_result*> read;
   for (std::size_t i = 0; i < 2 * blocks; ++i) {
     step = std::max({step, trials.a[i]->timer_resolution_ns, trials.b[i]->timer_resolution_ns});
+    read.insert(read.end(), {trials.a[i], trials.b[i]});
   }
   const bool positive =
       std::all_of(all.begin(), all.end(), [](double v) { return std::isfinite(v) && v > 0; });
   if (!positive) {
-    throw invalid_argument("an A/B preparation's median is not a positive time; each side's "
+    throw invalid_argument("an A/B preparation's time is not a positive time; each side's "
                            "trial must measure work");
   }
   reading.timer_step_fraction = all.empty() ? 0 : step / median(all);
+  reading.resolution_fraction = resolution_fraction(read);
   std::vector<double> time_blocks;
   std::vector<double> cycle_blocks;
   bool clocked = true;
@@ -87,8 +130,9 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
     const auto* b1 = trials.b[2 * k];
     const auto* b2 = trials.b[(2 * k) + 1];
     const auto* a2 = trials.a[(2 * k) + 1];
-    time_blocks.push_back(block_log_ratio(
-        trial_order::balanced, {a1->latency_ns, b1->latency_ns, b2->latency_ns, a2->latency_ns}));
+    const std::array<double, trials_per_block> times{a[2 * k], b[2 * k], b[(2 * k) + 1],
+                                                     a[(2 * k) + 1]};
+    time_blocks.push_back(block_log_ratio(trial_order::balanced, times));
     const auto c1 = clock_of(*a1);
     const auto c2 = clock_of(*b1);
     const auto c3 = clock_of(*b2);
@@ -96,12 +140,12 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
     clocked = clocked && c1 && c2 && c3 && c4;
     if (clocked) {
       cycle_blocks.push_back(
-          block_log_ratio(trial_order::balanced, {a1->latency_ns * *c1, b1->latency_ns * *c2,
-                                                  b2->latency_ns * *c3, a2->latency_ns * *c4}));
+          block_log_ratio(trial_order::balanced, {times[0] * *c1, times[1] * *c2,
+                                                  times[2] * *c3, times[3] * *c4}));
     }
   }
   const auto sequence_of = [&](const std::vector<double>& block_log_ratios) {
-    sequential_ratio sequence(options.alpha, reading.timer_step_fraction);
+    sequential_ratio sequence(options.alpha, reading.resolution_fraction);
     for (const double x : trials.process_pairs.empty()
                               ? block_log_ratios
                               : process_pair_log_ratios(block_log_ratios, trials.process_pairs)) {
@@ -146,10 +190,10 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
   state_comparison s;
   s.state_name = name;
   s.metric = trials.a.empty() ? headline_metric::span : trials.a.front()->protocol_used.metric;
-  const auto a_medians = medians_of(trials.a, trials.a.size());
-  const auto b_medians = medians_of(trials.b, trials.b.size());
-  s.base_ns = a_medians.empty() ? 0 : median(a_medians);
-  s.new_ns = b_medians.empty() ? 0 : median(b_medians);
+  const auto a_times = times_of(trials.a, trials.a.size());
+  const auto b_times = times_of(trials.b, trials.b.size());
+  s.base_ns = a_times.empty() ? 0 : median(a_times);
+  s.new_ns = b_times.empty() ? 0 : median(b_times);
   s.ratio = observations > 0 ? reading.time.ratio : (s.base_ns > 0 ? s.new_ns / s.base_ns : 1);
   s.unit = by_pairs ? "process pairs" : "blocks";
   s.base_units = s.new_units = static_cast<int>(observations);
@@ -188,20 +232,22 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
     s.notes.push_back(fmt::format(
         "{} reached after {} before the interval decided; the interval reached is shown{}",
         end == ab_end::max_pairs ? "--max-pairs" : "--max-time", what_ran,
-        reading.timer_step_fraction >= options.threshold
-            ? fmt::format(": the timer's step ({:.0f} ns) alone is ±{:.1f} % of the time, as "
+        reading.resolution_fraction >= options.threshold
+            ? fmt::format(": the timer's resolution (its step of {:.0f} ns, over the readings a "
+                          "preparation averages) alone is ±{:.1f} % of the time, as "
                           "wide as the band, so no number of trials can settle it; measure more "
                           "work per iteration or widen --threshold",
-                          s.timer_resolution_ns, 100 * reading.timer_step_fraction)
+                          s.timer_resolution_ns, 100 * reading.resolution_fraction)
             : ""));
     break;
   case ab_end::no_verdict_reachable:
     s.notes.push_back(fmt::format(
-        "stopped after {}: the timer's step ({:.0f} ns) alone is ±{:.1f} % of the time, as wide "
+        "stopped after {}: the timer's resolution (its step of {:.0f} ns, over the readings a "
+        "preparation averages) alone is ±{:.1f} % of the time, as wide "
         "as the band, so `same` cannot be reached, and the interval without it already lies "
         "inside the band, so neither can `slower` or `faster`; measure more work per iteration "
         "or widen --threshold",
-        what_ran, s.timer_resolution_ns, 100 * reading.timer_step_fraction));
+        what_ran, s.timer_resolution_ns, 100 * reading.resolution_fraction));
     break;
   }
   s.base_sm_clock_mhz = a.sm_clock_mhz();

@@ -4,6 +4,7 @@
 // confidence_sequence.hpp decides; the result is a state_comparison (A the base, B the new side),
 // so every output of `kerntime compare` shows it.
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,15 +38,28 @@ struct ab_trials {
   std::vector<std::size_t> process_pairs;
 };
 
+// The time of one preparation that the A/B decision reads: the clipped mean of its headline
+// metric's readings (kerntime::clipped_mean, with its timer's step), finer than the timer's step
+// where the median is not (docs/ab.md); the median when it holds no readings.
+[[nodiscard]] double preparation_time_ns(const measurement_result& r);
+
+// The finest ratio these preparations can resolve, as a fraction of their typical time: the
+// timer's step over that time, divided by the square root of the fewest readings a preparation
+// averages; the step itself where some preparation's readings all fall on one value (no
+// evidence that starts fall anywhere between the timer's ticks). 0 when no step is known.
+[[nodiscard]] double resolution_fraction(std::span<const measurement_result* const> preparations);
+
 // The sequence over the observations (complete blocks, or complete process pairs' means), in
-// time (each preparation's median) and, when every trial measured its on-GPU SM clock, in cycles
-// (the median × that clock).
+// time (each preparation's time, above) and, when every trial measured its on-GPU SM clock, in
+// cycles (that time × that clock).
 struct ab_reading {
   std::size_t blocks = 0;                        // complete blocks of A B B A read
   ab_interval time;                              // time.blocks: the observations
   ab_decision decision = ab_decision::undecided; // of `time` against the band, from the minimum
   std::optional<ab_interval> cycles;
   double timer_step_fraction = 0; // the coarser side's step over the median of all trials
+  // resolution_fraction() of the blocks read: the narrowest half-width the interval may take.
+  double resolution_fraction = 0;
   // While undecided: how many observations in all would decide if the ratio and the spread
   // stayed as they are (sequential_ratio::observations_to_decide).
   std::optional<std::size_t> observations_needed;

@@ -25,6 +25,32 @@ double median(std::vector<double> values) {
   return percentile(values, 0.5);
 }
 
+double clipped_mean(std::vector<double> values, double timer_step_ns) {
+  if (values.empty()) {
+    throw invalid_argument("clipped mean of an empty sample");
+  }
+  if (!(timer_step_ns >= 0)) {
+    throw invalid_argument("the timer's step must be 0 or more nanoseconds");
+  }
+  const double centre = median(values);
+  std::vector<double> deviations;
+  deviations.reserve(values.size());
+  for (const double v : values) {
+    deviations.push_back(std::abs(v - centre));
+  }
+  // 1.4826 × MAD estimates the standard deviation of normal values.
+  const double width = std::max(2 * timer_step_ns, 4 * 1.4826 * median(std::move(deviations)));
+  double sum = 0;
+  std::size_t kept = 0;
+  for (const double v : values) {
+    if (std::abs(v - centre) <= width) {
+      sum += v;
+      ++kept;
+    }
+  }
+  return sum / static_cast<double>(kept); // the median's own neighbours are always kept
+}
+
 summary_statistics summarise_values(std::span<const double> values) {
   if (values.empty()) {
     throw invalid_argument("statistics of an empty sample: every measurement needs at least one "

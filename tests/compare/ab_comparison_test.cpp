@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "compare/ab_comparison.hpp"
 #include "compare/pooled_result.hpp"
 #include "kerntime/errors.hpp"
+#include "kerntime/statistics.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -209,7 +212,77 @@ TEST(ab_comparison, a_side_timed_with_cuda_events_has_no_kernel_diff) {
 TEST(ab_comparison, a_preparation_without_a_time_is_refused) {
   ab_fixture f(3, 1000, 1000);
   f.a[2].latency_ns = 0;
+  f.a[2].trials[0].iterations.assign(4, iteration_sample{});
   EXPECT_THROW((void)read_ab(f.trials(), {}), invalid_argument);
+}
+
+// A preparation of `iterations` readings of a `true_ns` kernel by a timer of `step` ns, each
+// kernel starting anywhere between two ticks (so it reads a step long or short at random).
+measurement_result read_by_ticks(double true_ns, double step, std::mt19937_64& random,
+                                 int iterations = 50) {
+  std::uniform_real_distribution<double> phase(0, step);
+  std::normal_distribution<double> jitter(0, 3);
+  std::vector<double> readings;
+  for (int i = 0; i < iterations; ++i) {
+    const double start = phase(random);
+    readings.push_back(step * (std::floor((start + true_ns + jitter(random)) / step) -
+                               std::floor(start / step)));
+  }
+  measurement_result r = preparation(true_ns, 1980, step);
+  r.trials[0].iterations.clear();
+  for (const double ns : readings) {
+    r.trials[0].iterations.push_back({.span_ns = ns, .busy_ns = ns});
+  }
+  r.latency_ns = median(readings);
+  return r;
+}
+
+TEST(ab_comparison, readings_that_straddle_the_timers_ticks_decide_below_its_step) {
+  // 1.8 µs against 1.8 µs with a 32 ns timer: the step is ±1.8 % of the time, so trial medians
+  // (on the ticks) can never show ±1 %; the clipped means of 50 readings resolve 32 / √50 ns.
+  std::mt19937_64 random(11);
+  std::vector<measurement_result> a;
+  std::vector<measurement_result> b;
+  for (int i = 0; i < 16; ++i) {
+    a.push_back(read_by_ticks(1800, 32, random));
+    b.push_back(read_by_ticks(1800, 32, random));
+  }
+  ab_trials trials;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    trials.a.push_back(&a[i]);
+    trials.b.push_back(&b[i]);
+  }
+  const auto reading = read_ab(trials, {});
+  EXPECT_NEAR(reading.timer_step_fraction, 32.0 / 1800, 0.001);
+  EXPECT_NEAR(reading.resolution_fraction, 32.0 / 1800 / std::sqrt(50.0), 0.0005);
+  EXPECT_EQ(reading.decision, ab_decision::same);
+  EXPECT_NEAR(reading.time.ratio, 1, 0.005);
+  // The same kernel made 1.5 % longer (27 ns, under a step) is decided slower.
+  std::vector<measurement_result> slower;
+  for (int i = 0; i < 16; ++i) {
+    slower.push_back(read_by_ticks(1800 * 1.015, 32, random));
+  }
+  trials.b.clear();
+  for (const auto& r : slower) {
+    trials.b.push_back(&r);
+  }
+  EXPECT_EQ(read_ab(trials, {}).decision, ab_decision::slower);
+}
+
+TEST(ab_comparison, readings_all_on_one_tick_keep_the_whole_step_as_the_resolution) {
+  // No spread shows no start phase varying between the ticks: the step stays the floor.
+  const ab_fixture f(5, 1800, 1800, 1980, 32);
+  const auto reading = read_ab(f.trials(), {});
+  EXPECT_DOUBLE_EQ(reading.resolution_fraction, reading.timer_step_fraction);
+  EXPECT_EQ(reading.decision, ab_decision::undecided);
+}
+
+TEST(ab_comparison, a_stray_iteration_does_not_move_a_preparations_time) {
+  measurement_result r = preparation(1000);
+  r.trials[0].iterations[3] = {.span_ns = 50'000, .busy_ns = 50'000};
+  EXPECT_DOUBLE_EQ(preparation_time_ns(r), 1000);
+  r.trials[0].iterations.clear();
+  EXPECT_DOUBLE_EQ(preparation_time_ns(r), 1000); // no readings: the median it reports
 }
 
 TEST(ab_comparison, options_out_of_range_are_refused) {

@@ -131,7 +131,7 @@ TEST(ab_run, a_timer_bound_state_stops_once_no_verdict_can_come) {
   ASSERT_FALSE(c.notes.empty());
   EXPECT_NE(c.notes.back().find("stopped after 8 process pairs"), std::string::npos)
       << c.notes.back();
-  EXPECT_NE(c.notes.back().find("timer's step (32 ns)"), std::string::npos) << c.notes.back();
+  EXPECT_NE(c.notes.back().find("its step of 32 ns"), std::string::npos) << c.notes.back();
   // --min-rounds above that holds the stop back.
   const auto later = run_with(names, {pair_on(0, names, 1.0, coarse)}, 10, 40);
   ASSERT_TRUE(later.states[0].comparison) << later.states[0].failure;
