@@ -53,7 +53,7 @@ struct confidence_interval {
 // step, because a kernel starts anywhere between two ticks and so reads a step long or short at
 // random (the median of such readings stays on the ticks). Throws kerntime::invalid_argument
 // when empty or the step is negative.
-[[nodiscard]] double clipped_mean(std::vector<double> values, double timer_step_ns);
+[[nodiscard]] double clipped_mean(const std::vector<double>& values, double timer_step_ns);
 [[nodiscard]] trial_statistics summarise_trials(const std::vector<std::vector<double>>& trials);
 
 } // namespace kerntime

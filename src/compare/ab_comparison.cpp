@@ -67,7 +67,7 @@ std::vector<double> headline_readings(const measurement_result& r) {
 
 double preparation_time_ns(const measurement_result& r) {
   auto readings = headline_readings(r);
-  return readings.empty() ? r.latency_ns : clipped_mean(std::move(readings), r.timer_resolution_ns);
+  return readings.empty() ? r.latency_ns : clipped_mean(readings, r.timer_resolution_ns);
 }
 
 double resolution_fraction(std::span<const measurement_result* const> preparations) {
@@ -139,9 +139,8 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
     const auto c4 = clock_of(*a2);
     clocked = clocked && c1 && c2 && c3 && c4;
     if (clocked) {
-      cycle_blocks.push_back(
-          block_log_ratio(trial_order::balanced, {times[0] * *c1, times[1] * *c2,
-                                                  times[2] * *c3, times[3] * *c4}));
+      cycle_blocks.push_back(block_log_ratio(
+          trial_order::balanced, {times[0] * *c1, times[1] * *c2, times[2] * *c3, times[3] * *c4}));
     }
   }
   const auto sequence_of = [&](const std::vector<double>& block_log_ratios) {

@@ -25,7 +25,7 @@ double median(std::vector<double> values) {
   return percentile(values, 0.5);
 }
 
-double clipped_mean(std::vector<double> values, double timer_step_ns) {
+double clipped_mean(const std::vector<double>& values, double timer_step_ns) {
   if (values.empty()) {
     throw invalid_argument("clipped mean of an empty sample");
   }

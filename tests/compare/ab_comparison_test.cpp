@@ -225,8 +225,8 @@ measurement_result read_by_ticks(double true_ns, double step, std::mt19937_64& r
   std::vector<double> readings;
   for (int i = 0; i < iterations; ++i) {
     const double start = phase(random);
-    readings.push_back(step * (std::floor((start + true_ns + jitter(random)) / step) -
-                               std::floor(start / step)));
+    readings.push_back(
+        step * (std::floor((start + true_ns + jitter(random)) / step) - std::floor(start / step)));
   }
   measurement_result r = preparation(true_ns, 1980, step);
   r.trials[0].iterations.clear();
@@ -259,6 +259,7 @@ TEST(ab_comparison, readings_that_straddle_the_timers_ticks_decide_below_its_ste
   EXPECT_NEAR(reading.time.ratio, 1, 0.005);
   // The same kernel made 1.5 % longer (27 ns, under a step) is decided slower.
   std::vector<measurement_result> slower;
+  slower.reserve(16);
   for (int i = 0; i < 16; ++i) {
     slower.push_back(read_by_ticks(1800 * 1.015, 32, random));
   }

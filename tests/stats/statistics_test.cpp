@@ -78,7 +78,8 @@ TEST(clipped_mean, resolves_finer_than_the_timers_step_where_the_median_cannot) 
       readings.push_back(32 * (std::floor(end / 32) - std::floor(start / 32)));
     }
     worst_median_error = std::max(worst_median_error, std::abs(median(readings) - 1800));
-    worst_clipped_error = std::max(worst_clipped_error, std::abs(clipped_mean(readings, 32) - 1800));
+    worst_clipped_error =
+        std::max(worst_clipped_error, std::abs(clipped_mean(readings, 32) - 1800));
   }
   EXPECT_GE(worst_median_error, 8);
   EXPECT_LT(worst_clipped_error, 8);
