@@ -409,6 +409,12 @@ if wanted ab; then
     within 540 "$root/bench/ab/ab_cli_check.sh" "$build" 2>&1 | tee -a "$bench_log" |
     grep '^RESULT' | tee -a "$results"
   note_exit ab_cli "${PIPESTATUS[0]}"
+  # The same A/A preparations decided by the trial median and by the clipped mean (docs/ab.md),
+  # where the Python module is importable (PYTHONPATH=<its build>/python).
+  if [[ -s "$OUT/ab/aa_preparations.json" ]] && python3 -c "import kerntime._kerntime" 2>/dev/null; then
+    python3 "$root/bench/ab/replay_statistic.py" "$OUT/ab/aa_preparations.json" 2>&1 |
+      tee "$OUT/ab/replay.txt" | grep '^RESULT' | tee -a "$results"
+  fi
 fi
 
 step "summary"
@@ -483,6 +489,10 @@ def handle(line):
         row("kerntime ab A/A suite: inconclusive", f"{num('inconclusive'):g} of {states:g}",
             "<= 5 %", num("inconclusive") <= 0.05 * states)
         row("kerntime ab A/A suite wall (median s)", f["suite_s"])
+    elif bench == "ab_replay":
+        row(f"A/A replayed with the {f['statistic']}: false slower/faster; inconclusive",
+            f"{num('slower') + num('faster'):g}; {f['inconclusive']} of {f['states']}",
+            "<= 1 %; -", num("slower") + num("faster") <= 0.01 * num("states"))
     elif bench == "ab_cli_detect":
         change, band = ("+0.5 %", "±0.25 %") if f.get("change_pct") == "0.5" else ("+1 %", "±0.5 %")
         if num("runs") == 0:
