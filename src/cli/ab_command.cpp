@@ -10,7 +10,6 @@
 
 #include "cli/compare_command.hpp"
 #include "cli/device_selection.hpp"
-#include "supervise/exit_codes.hpp"
 #include "cli/input_text.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/protocol_flags.hpp"
@@ -24,6 +23,7 @@
 #include "kerntime/errors.hpp"
 #include "kerntime/statistics.hpp"
 #include "supervise/ab_run.hpp"
+#include "supervise/exit_codes.hpp"
 #include "supervise/plan_listing.hpp"
 #include "supervise/program_output.hpp"
 

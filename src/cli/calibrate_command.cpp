@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "cli/calibration_gemm.hpp"
-#include "supervise/exit_codes.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/run_context.hpp"
 #include "kerntime/cuda.hpp"
@@ -16,6 +15,7 @@
 #include "result/summarise.hpp"
 #include "roofline/calibration_file.hpp"
 #include "roofline/peak_table.hpp"
+#include "supervise/exit_codes.hpp"
 
 namespace kerntime::detail {
 namespace {

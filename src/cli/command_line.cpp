@@ -9,7 +9,6 @@
 #include "cli/calibrate_command.hpp"
 #include "cli/compare_command.hpp"
 #include "cli/device_listing.hpp"
-#include "supervise/exit_codes.hpp"
 #include "cli/history_command.hpp"
 #include "cli/input_text.hpp"
 #include "cli/list_command.hpp"
@@ -19,6 +18,7 @@
 #include "cli/run_command.hpp"
 #include "cli/state_selection.hpp"
 #include "cli/value_checks.hpp"
+#include "supervise/exit_codes.hpp"
 
 namespace kerntime::detail {
 

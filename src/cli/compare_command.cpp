@@ -8,13 +8,13 @@
 #include <memory>
 #include <ostream>
 
-#include "supervise/exit_codes.hpp"
 #include "cli/input_text.hpp"
 #include "cli/name_pattern.hpp"
 #include "cli/output_paths.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
+#include "supervise/exit_codes.hpp"
 
 namespace kerntime::detail {
 namespace {

@@ -10,9 +10,9 @@
 #include <fmt/ranges.h>
 
 #include "cli/device_check.hpp"
-#include "supervise/exit_codes.hpp"
 #include "cupti/availability.hpp"
 #include "cupti/cupti_library.hpp"
+#include "supervise/exit_codes.hpp"
 #include "telemetry/telemetry_probe.hpp"
 
 namespace kerntime::detail {

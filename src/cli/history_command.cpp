@@ -10,7 +10,6 @@
 #include <ostream>
 
 #include "cli/compare_command.hpp"
-#include "supervise/exit_codes.hpp"
 #include "cli/name_pattern.hpp"
 #include "cli/run_context.hpp"
 #include "history/change_points.hpp"
@@ -18,6 +17,7 @@
 #include "history/trends_page.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
+#include "supervise/exit_codes.hpp"
 
 namespace kerntime::detail {
 namespace {

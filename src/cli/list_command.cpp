@@ -5,10 +5,10 @@
 #include <bit>
 #include <cstdint>
 
-#include "supervise/exit_codes.hpp"
 #include "cli/output_paths.hpp"
 #include "cli/state_selection.hpp"
 #include "kerntime/report.hpp"
+#include "supervise/exit_codes.hpp"
 #include "supervise/plan_listing.hpp"
 
 namespace kerntime::detail {

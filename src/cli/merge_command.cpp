@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "supervise/exit_codes.hpp"
 #include "cli/run_context.hpp"
 #include "report/detail/gzip_file.hpp"
+#include "supervise/exit_codes.hpp"
 #include "supervise/shard_merge.hpp"
 
 namespace kerntime::detail {

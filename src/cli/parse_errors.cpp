@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "supervise/exit_codes.hpp"
 #include "cli/input_text.hpp"
+#include "supervise/exit_codes.hpp"
 
 namespace kerntime::detail {
 namespace {

@@ -7,11 +7,11 @@
 
 #include <fmt/format.h>
 
-#include "supervise/exit_codes.hpp"
 #include "cli/name_pattern.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
+#include "supervise/exit_codes.hpp"
 
 namespace kerntime::detail {
 

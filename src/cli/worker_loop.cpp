@@ -17,11 +17,11 @@
 
 #include "cli/counter_phase.hpp"
 #include "cli/device_selection.hpp"
-#include "supervise/exit_codes.hpp"
 #include "cli/state_runner.hpp"
 #include "kerntime/measure.hpp"
 #include "kerntime/session.hpp"
 #include "measure/blocking_kernel.hpp"
+#include "supervise/exit_codes.hpp"
 #include "supervise/worker_messages.hpp"
 #include "supervise/worker_process.hpp"
 

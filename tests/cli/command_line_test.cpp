@@ -10,8 +10,8 @@
 #include <iterator>
 #include <sstream>
 
-#include "supervise/exit_codes.hpp"
 #include "cli/run_cli.hpp"
+#include "supervise/exit_codes.hpp"
 #include "temp_folder.hpp"
 
 namespace kerntime::detail {

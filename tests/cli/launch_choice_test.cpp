@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <string>
 
-#include "supervise/exit_codes.hpp"
 #include "cli/run_cli.hpp"
+#include "supervise/exit_codes.hpp"
 
 namespace kerntime::detail {
 namespace {

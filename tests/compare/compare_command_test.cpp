@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "supervise/exit_codes.hpp"
 #include "cli/run_cli.hpp"
 #include "kerntime/report.hpp"
+#include "supervise/exit_codes.hpp"
 #include "temp_folder.hpp"
 
 namespace kerntime::detail {

@@ -18,13 +18,13 @@
 #include <string>
 #include <vector>
 
-#include "supervise/exit_codes.hpp"
 #include "cli/run_cli.hpp"
 #include "history/history_store.hpp"
 #include "history/postgres_database.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"
 #include "report/sample_runs.hpp" // tests/report
+#include "supervise/exit_codes.hpp"
 #include "temp_folder.hpp"
 
 namespace kerntime::detail {

@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include "supervise/exit_codes.hpp"
 #include "cli/run_cli.hpp"
 #include "roofline/calibration_file.hpp"
+#include "supervise/exit_codes.hpp"
 #include "temp_folder.hpp"
 
 namespace kerntime::detail {
