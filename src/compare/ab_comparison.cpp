@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <functional>
 
 #include <fmt/format.h>
 
@@ -63,6 +62,35 @@ std::vector<double> headline_readings(const measurement_result& r) {
   return readings;
 }
 
+// The timer's step over the preparations' median time, and the resolution their times have:
+// that over the square root of the fewest readings a preparation averages, or the step itself
+// where some preparation's readings all fall on one value.
+struct timer_floor {
+  double step_fraction = 0;
+  double resolution_fraction = 0;
+};
+
+timer_floor floor_of(std::span<const measurement_result* const> preparations,
+                     std::vector<double> times) {
+  double step = 0;
+  std::size_t fewest = 0;
+  bool spread = true;
+  for (const auto* r : preparations) {
+    step = std::max(step, r->timer_resolution_ns);
+    const auto readings = headline_readings(*r);
+    fewest = r == preparations.front() ? readings.size() : std::min(fewest, readings.size());
+    spread = spread && std::any_of(readings.begin(), readings.end(),
+                                   [&](double v) { return v != readings.front(); });
+  }
+  if (times.empty()) {
+    return {};
+  }
+  const double fraction = step / median(std::move(times));
+  return {.step_fraction = fraction,
+          .resolution_fraction =
+              spread && fewest > 1 ? fraction / std::sqrt(static_cast<double>(fewest)) : fraction};
+}
+
 } // namespace
 
 double preparation_time_ns(const measurement_result& r) {
@@ -71,26 +99,8 @@ double preparation_time_ns(const measurement_result& r) {
 }
 
 double resolution_fraction(std::span<const measurement_result* const> preparations) {
-  double step = 0;
-  std::size_t fewest = 0;
-  bool spread = true;
-  std::vector<double> times;
-  for (const auto* r : preparations) {
-    step = std::max(step, r->timer_resolution_ns);
-    auto readings = headline_readings(*r);
-    fewest = times.empty() ? readings.size() : std::min(fewest, readings.size());
-    std::sort(readings.begin(), readings.end());
-    spread = spread && std::adjacent_find(readings.begin(), readings.end(),
-                                          std::not_equal_to<>()) != readings.end();
-    times.push_back(preparation_time_ns(*r));
-  }
-  if (times.empty() || step == 0) {
-    return 0;
-  }
-  const double fraction = step / median(std::move(times));
-  // Readings that all fall on one value show no start phase varying between the ticks: then the
-  // step itself is the resolution.
-  return spread && fewest > 1 ? fraction / std::sqrt(static_cast<double>(fewest)) : fraction;
+  std::vector<const measurement_result*> all(preparations.begin(), preparations.end());
+  return floor_of(preparations, times_of(all, all.size())).resolution_fraction;
 }
 
 void check_ab_options(const ab_options& options) {
@@ -108,10 +118,8 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
   const auto b = times_of(trials.b, 2 * blocks);
   std::vector<double> all = a;
   all.insert(all.end(), b.begin(), b.end());
-  double step = 0;
   std::vector<const measurement_result*> read;
   for (std::size_t i = 0; i < 2 * blocks; ++i) {
-    step = std::max({step, trials.a[i]->timer_resolution_ns, trials.b[i]->timer_resolution_ns});
     read.insert(read.end(), {trials.a[i], trials.b[i]});
   }
   const bool positive =
@@ -120,8 +128,9 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
     throw invalid_argument("an A/B preparation's time is not a positive time; each side's "
                            "trial must measure work");
   }
-  reading.timer_step_fraction = all.empty() ? 0 : step / median(all);
-  reading.resolution_fraction = resolution_fraction(read);
+  const timer_floor floor = floor_of(read, all);
+  reading.timer_step_fraction = floor.step_fraction;
+  reading.resolution_fraction = floor.resolution_fraction;
   std::vector<double> time_blocks;
   std::vector<double> cycle_blocks;
   bool clocked = true;
