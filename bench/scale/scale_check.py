@@ -43,7 +43,7 @@ def main():
         for mode, extra in (("supervised", []), ("in_process", ["--no-isolation"])):
             done, seconds = run(a.kerntime, out / f"suite_{mode}_{r}.json", *extra)
             walls[mode].append(seconds)
-            m = re.search(r"\(([\d.]+) s to start in all\)", done.stderr)
+            m = re.search(r"\(([\d.]+) s to start, ", done.stderr)
             if m:
                 starts.append(float(m.group(1)))
             if done.returncode not in (0, 1):

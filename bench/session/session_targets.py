@@ -51,6 +51,25 @@ def gpu_seconds(result: dict) -> float:
     return sum(s + result["flush_median_ns"] for t in result["trials"] for s in t["span_ns"]) / 1e9
 
 
+# What CUDA's initialisation alone costs a fresh process here (loading libcuda and cuInit), the
+# part of a command's floor that a supervisor no longer pays before its worker starts.
+CUINIT_PROBE = ("import ctypes, time\n"
+                "t = time.perf_counter()\n"
+                "cuda = ctypes.CDLL('libcuda.so.1')\n"
+                "loaded = time.perf_counter()\n"
+                "status = cuda.cuInit(0)\n"
+                "print(status, loaded - t, time.perf_counter() - loaded)\n")
+
+
+def cuinit_seconds() -> tuple[float, float] | None:
+    done = subprocess.run([sys.executable, "-c", CUINIT_PROBE], capture_output=True, text=True,
+                          timeout=60)
+    words = done.stdout.split()
+    if done.returncode != 0 or len(words) != 3 or words[0] != "0":
+        return None
+    return float(words[1]), float(words[2])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("kerntime")
@@ -73,7 +92,7 @@ def main() -> int:
             fixed = fixed_costs(suite)
             state_walls = [r["wall_seconds"] for r in suite["runs"]]
             log = (out / f"suite_{mode}_{i + 1}.log").read_text()
-            started = re.search(r"\(([0-9.]+) s to start in all\)", log)
+            started = re.search(r"\(([0-9.]+) s to start, ([0-9.]+) s to exit", log)
             m = by_mode.setdefault(mode, {"wall": [], "median_fixed": [], "first": [], "states": []})
             m["wall"].append(wall)
             m["median_fixed"].append(statistics.median(fixed))
@@ -83,7 +102,8 @@ def main() -> int:
                   f"command_wall_s={wall:.3f} state_walls_s={sum(state_walls):.3f} "
                   f"median_fixed_ms={statistics.median(fixed):.2f} "
                   f"first_fixed_ms={fixed[0]:.2f} max_fixed_ms={max(fixed):.2f} "
-                  f"worker_start_s={started.group(1) if started else 'unknown'}", flush=True)
+                  f"worker_start_s={started.group(1) if started else 'unknown'} "
+                  f"worker_exit_s={started.group(2) if started else 'unknown'}", flush=True)
         compared = out / f"compare_{i + 1}.json"
         subprocess.run([args.kerntime, "compare", "--base", str(pair["no_session"]), "--new",
                         str(pair["session"]), "--json", str(compared), "-q"],
@@ -99,17 +119,24 @@ def main() -> int:
               + " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
               + (f" changed={','.join(changed)}" if changed else ""), flush=True)
 
+    for i in range(3):
+        probe = cuinit_seconds()
+        print(f"RESULT session_cuinit run={i + 1} "
+              + (f"load_libcuda_ms={1e3 * probe[0]:.1f} cuinit_ms={1e3 * probe[1]:.1f}"
+                 if probe else "error=cuInit_failed"), flush=True)
+
     # One state alone: what the command costs beyond it (both processes' start and exit).
     for i in range(2):
         for mode, flags in (("no_session", ("--no-session",)), ("session", ())):
             name = f"one_{mode}_{i + 1}"
             suite, wall = run(args.kerntime, out, name, "--filter", "spin/duration_us=1$", *flags)
             log = (out / f"{name}.log").read_text()
-            started = re.search(r"\(([0-9.]+) s to start in all\)", log)
+            started = re.search(r"\(([0-9.]+) s to start, ([0-9.]+) s to exit", log)
             state = suite["runs"][0]
             print(f"RESULT session_one_state mode={mode} run={i + 1} command_wall_s={wall:.3f} "
                   f"state_ms={1e3 * state['wall_seconds']:.1f} "
-                  f"worker_start_s={started.group(1) if started else 'unknown'}", flush=True)
+                  f"worker_start_s={started.group(1) if started else 'unknown'} "
+                  f"worker_exit_s={started.group(2) if started else 'unknown'}", flush=True)
 
     ratios = {}
     for kernels in (int(k) for k in args.tiny_kernels.split(",")):

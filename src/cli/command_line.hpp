@@ -20,6 +20,10 @@ struct cli_environment {
   bool err_is_terminal = false; // progress lines only for a person watching
   // nullopt when a CUDA device can be used; otherwise the line to print.
   std::function<std::optional<std::string>()> find_device_problem = find_cuda_device_problem;
+  // nullopt when a driver can be loaded (no CUDA initialisation); otherwise the line to print.
+  // A supervised run asks only this before its workers start, and find_device_problem after,
+  // when no worker could use its GPU.
+  std::function<std::optional<std::string>()> find_driver_problem = find_cuda_driver_problem;
   // In a process that measures: its CUDA context made; nullopt, or the line to print.
   std::function<std::optional<std::string>()> create_context = create_cuda_context;
   // The program `run` starts for its worker processes (this program; kerntime's own main sets

@@ -6,11 +6,18 @@
 
 namespace kerntime::detail {
 
-std::optional<std::string> find_cuda_device_problem() {
+std::optional<std::string> find_cuda_driver_problem() {
   int driver = 0;
   if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0) {
     return "no CUDA device found: no NVIDIA driver is installed (libcuda.so.1 cannot be loaded); "
            "run on a machine with an NVIDIA GPU and its driver";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> find_cuda_device_problem() {
+  if (auto problem = find_cuda_driver_problem()) {
+    return problem;
   }
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);

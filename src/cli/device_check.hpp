@@ -6,6 +6,12 @@
 
 namespace kerntime::detail {
 
+// nullopt when an NVIDIA driver can be loaded; otherwise the "no CUDA device found: " line of
+// find_cuda_device_problem. It initialises nothing (no cuInit): a supervisor asks only this before
+// it starts its workers, which initialise CUDA themselves, so its own initialisation (tens to
+// hundreds of milliseconds) is not added to every run.
+[[nodiscard]] std::optional<std::string> find_cuda_driver_problem();
+
 // nullopt when at least one CUDA device is usable; otherwise one line starting
 // "no CUDA device found: " with CUDA's reason and what to check. Creates no CUDA context: a
 // supervisor that only starts workers never needs one (each worker makes its own).

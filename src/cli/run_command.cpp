@@ -66,13 +66,19 @@ void read_typed_settings(const CLI::App& run, run_flags& flags) {
   }
 }
 
-std::string worker_start_summary(const supervision_summary& summary) {
+double sum_of(const std::vector<double>& seconds) {
   double total = 0;
-  for (const double s : summary.worker_ready_seconds) {
+  for (const double s : seconds) {
     total += s;
   }
-  return fmt::format("{} worker process{} ({:.2f} s to start in all), {} fault{}",
-                     summary.workers_started, summary.workers_started == 1 ? "" : "es", total,
+  return total;
+}
+
+std::string worker_start_summary(const supervision_summary& summary) {
+  return fmt::format("{} worker process{} ({:.2f} s to start, {:.2f} s to exit, in all), {} "
+                     "fault{}",
+                     summary.workers_started, summary.workers_started == 1 ? "" : "es",
+                     sum_of(summary.worker_ready_seconds), sum_of(summary.worker_exit_seconds),
                      summary.faults, summary.faults == 1 ? "" : "s");
 }
 
@@ -165,12 +171,15 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   if (flags.history) { // a store that cannot be used must not cost a whole run
     check_history_target(*flags.history);
   }
-  if (auto problem = env.find_device_problem()) {
+  // Workers initialise CUDA and make their own contexts; this process initialises CUDA only to
+  // measure itself. Before workers start it asks only whether a driver loads (no GPU machine: the
+  // same line); a GPU that is there but unusable is found by the workers, and named below.
+  const bool in_this_process = flags.no_isolation || env.worker_program.empty();
+  if (auto problem = in_this_process ? env.find_device_problem() : env.find_driver_problem()) {
     err << "kerntime: " << *problem << '\n';
     return exit_no_device;
   }
-  // Workers make their own CUDA contexts; this process needs one only to measure itself.
-  if (flags.no_isolation || env.worker_program.empty()) {
+  if (in_this_process) {
     if (auto problem = env.create_context()) {
       err << "kerntime: " << *problem << '\n';
       return exit_no_device;
@@ -187,7 +196,8 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   if (!runs.empty() && std::all_of(runs.begin(), runs.end(), [](const benchmark_run& r) {
         return r.status == run_status::failed && r.error == error_kind::device_unavailable;
       })) {
-    err << "kerntime: " << message_line(runs.front().message) << '\n';
+    const auto problem = in_this_process ? std::nullopt : env.find_device_problem();
+    err << "kerntime: " << (problem ? *problem : message_line(runs.front().message)) << '\n';
     return exit_no_device;
   }
   add_speed_of_light(runs, roofline);

@@ -221,6 +221,9 @@ private:
 
   void worker_gone(slot_state& s, const std::string& how) {
     const phase was = s.now;
+    if (was == phase::closing) {
+      summary_.worker_exit_seconds.push_back(seconds_between(s.since, clock_type::now()));
+    }
     s.worker.reset();
     s.now = phase::none;
     if (was == phase::busy) {

@@ -44,6 +44,9 @@ struct supervisor_settings {
 struct supervision_summary {
   int workers_started = 0;
   std::vector<double> worker_ready_seconds; // spawn to "ready", per worker started
+  // Told to stop (no states left) to its exit, per worker that exited so: its teardown (CUPTI,
+  // the CUDA context), which the command waits for.
+  std::vector<double> worker_exit_seconds;
   int faults = 0;                           // crashed, cuda_fault or timed_out states
 };
 

@@ -48,7 +48,7 @@ expect(runs.get("fine_after", {}).get("status") == "ok",
        f"fine_after after the fault: {runs.get('fine_after', {}).get('message')}")
 failed = sum(r["status"] == "failed" for r in runs.values())
 expect(failed == 1, f"{failed} states failed, expected exactly 1")
-ready = re.search(r"(\d+) worker process\w* \(([\d.]+) s to start in all\)", done.stderr)
+ready = re.search(r"(\d+) worker process\w* \(([\d.]+) s to start, ", done.stderr)
 print(f"RESULT fault_suite failed={failed} third={runs.get('fine_after', {}).get('status')} "
       f"workers={ready.group(1) if ready else '?'} start_s_all={ready.group(2) if ready else '?'} "
       f"wall_s={seconds:.2f} fine_after_wall_s={runs.get('fine_after', {}).get('wall_seconds', 0):.2f}")

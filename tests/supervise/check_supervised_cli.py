@@ -65,6 +65,31 @@ class supervised_run(unittest.TestCase):
             self.assertIn("exclusive mode, held by pid 7", done.stderr)
             self.assertFalse(out.exists())
 
+    def test_only_workers_initialise_cuda_and_the_supervisor_names_a_gpu_none_could_use(self):
+        # The supervisor asks only whether a driver loads before its worker starts: the whole
+        # check (CUDA's initialisation) runs in the worker alone.
+        with tempfile.TemporaryDirectory() as folder:
+            checks = pathlib.Path(folder) / "checks"
+            env = dict(os.environ, CPU_SUITE_DEVICE_CHECKS=str(checks))
+            done = subprocess.Popen([SUITE, "run", "--filter", "fine", "-q"], env=env,
+                                    stderr=subprocess.PIPE, text=True)
+            _, err = done.communicate(timeout=60)
+            self.assertEqual(done.returncode, 0, err)
+            pids = checks.read_text().split()
+            self.assertEqual(len(pids), 1, pids)  # the one worker
+            self.assertNotIn(str(done.pid), pids)
+            self.assertRegex(err, r"1 worker process \([\d.]+ s to start, [\d.]+ s to exit, in all\)")
+            # A GPU that is there but unusable: the workers say so, then the supervisor's own
+            # check names it in one last line, and the run exits 3 writing nothing.
+            out = pathlib.Path(folder) / "run.json"
+            env = dict(os.environ, CPU_SUITE_NO_DEVICE="no CUDA device found: the driver reports 0 devices")
+            done = subprocess.run([SUITE, "run", "--json", str(out), "-q"], capture_output=True,
+                                  text=True, timeout=60, env=env)
+            self.assertEqual(done.returncode, 3, done.stderr)
+            self.assertTrue(done.stderr.endswith(
+                "kerntime: no CUDA device found: the driver reports 0 devices\n"), done.stderr)
+            self.assertFalse(out.exists())
+
     def test_no_isolation_runs_in_this_process(self):
         done = run("run", "--no-isolation", "--filter", "fine", "-q")
         self.assertEqual(done.returncode, 0, done.stderr)

@@ -1,12 +1,14 @@
 // A benchmark program without GPU work, for `kerntime run` supervised end to end on any machine:
 // kerntime's real command line and supervisor, its workers this same program. The device check
-// is passed over (nothing here touches a GPU); each benchmark does what its name says.
+// is passed over (nothing here touches a GPU) unless CPU_SUITE_NO_DEVICE names a problem; each
+// benchmark does what its name says.
 
 #include <unistd.h>
 
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <stdexcept>
 #include <thread>
@@ -43,7 +45,17 @@ int main(int argc, char** argv) {
   kerntime::detail::cli_environment env;
   env.out = &std::cout;
   env.err = &std::cerr;
-  env.find_device_problem = [] { return std::optional<std::string>(); };
+  // CPU_SUITE_DEVICE_CHECKS=file: each process that asks for the whole device check (which
+  // initialises CUDA) appends its pid there. CPU_SUITE_NO_DEVICE=reason: that check finds the
+  // reason (a driver that loads and a GPU that cannot be used); the driver check still passes.
+  env.find_device_problem = [] {
+    if (const char* log = std::getenv("CPU_SUITE_DEVICE_CHECKS")) {
+      std::ofstream(log, std::ios::app) << ::getpid() << '\n';
+    }
+    const char* reason = std::getenv("CPU_SUITE_NO_DEVICE");
+    return reason != nullptr ? std::optional<std::string>(reason) : std::nullopt;
+  };
+  env.find_driver_problem = [] { return std::optional<std::string>(); };
   // CPU_SUITE_NO_CONTEXT=reason: a worker cannot make its CUDA context (a GPU that exists but
   // is held in exclusive mode, say); the supervisor makes none of its own.
   env.create_context = [] {

@@ -74,6 +74,10 @@ TEST(supervisor, a_healthy_run_keeps_one_worker_and_streams_every_result_in_plan
   EXPECT_EQ(o.summary.workers_started, 1);
   EXPECT_EQ(o.summary.faults, 0);
   EXPECT_EQ(o.events, "");
+  // The one worker was told to stop after the last state and its exit was waited for.
+  ASSERT_EQ(o.summary.worker_exit_seconds.size(), 1u);
+  EXPECT_GE(o.summary.worker_exit_seconds[0], 0.0);
+  EXPECT_LT(o.summary.worker_exit_seconds[0], 30.0);
 }
 
 TEST(supervisor, a_worker_that_dies_mid_state_fails_that_state_only) {
@@ -92,6 +96,8 @@ TEST(supervisor, a_worker_that_dies_mid_state_fails_that_state_only) {
   EXPECT_EQ(o.runs[4].status, run_status::ok);
   EXPECT_EQ(o.summary.workers_started, 3);
   EXPECT_EQ(o.summary.faults, 2);
+  // Only the last worker was told to stop; the two that died are no exit the command waited for.
+  EXPECT_EQ(o.summary.worker_exit_seconds.size(), 1u);
   EXPECT_NE(o.events.find("crash/b crashed the worker"), std::string::npos) << o.events;
 }
 
