@@ -64,7 +64,7 @@ def verdicts(pattern):
     for path in sorted(glob.glob(f"{out}/{pattern}")):
         rows += json.load(open(path))["states"]
     return rows
-aa = verdicts("aa_*.json")
+aa = verdicts("aa_[0-9]*.json")  # not aa_preparations.json
 count = lambda rows, v: sum(r["verdict"] == v for r in rows)
 times = []
 for path in sorted(glob.glob(f"{out}/aa_*.err")):

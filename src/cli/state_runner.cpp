@@ -110,7 +110,7 @@ std::vector<benchmark_run> run_states(const std::vector<planned_state>& plan,
     runs.push_back(run_state(plan, plan_indices[i], p));
     runs.back().device = device;
     if (progress) {
-      *progress << fmt::format(" {} in {:.2f} s, {:.1f} s elapsed\n", to_string(runs.back().status),
+      *progress << fmt::format(" {} in {:.2f} s, {:.2f} s elapsed\n", to_string(runs.back().status),
                                seconds_since(state_start), seconds_since(start))
                 << std::flush;
     }

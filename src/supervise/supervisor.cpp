@@ -301,7 +301,7 @@ private:
     done_[i] = true;
     ++finished_;
     if (settings_.progress != nullptr) {
-      *settings_.progress << fmt::format("[{}/{}] {} {} in {:.2f} s{}, {:.1f} s elapsed\n",
+      *settings_.progress << fmt::format("[{}/{}] {} {} in {:.2f} s{}, {:.2f} s elapsed\n",
                                          finished_, states_.size(), run.state_name,
                                          to_string(run.status), run.wall_seconds,
                                          run.device ? fmt::format(" on GPU {}", run.device->ordinal)
