@@ -18,7 +18,7 @@ import select
 import statistics
 import time
 
-LINE = re.compile(rb"ok in ([\d.]+) s, ([\d.]+) s elapsed")
+LINE = re.compile(rb"ok in ([\d.]+) s(?: on GPU \d+)?, ([\d.]+) s elapsed")
 SUMMARY = re.compile(rb"\(([\d.]+) s to start, ([\d.]+) s to exit")
 
 

@@ -65,9 +65,10 @@ class supervised_run(unittest.TestCase):
             self.assertIn("exclusive mode, held by pid 7", done.stderr)
             self.assertFalse(out.exists())
 
-    def test_only_workers_initialise_cuda_and_the_supervisor_names_a_gpu_none_could_use(self):
-        # The supervisor asks only whether a driver loads before its worker starts: the whole
-        # check (CUDA's initialisation) runs in the worker alone.
+    def test_the_supervisor_checks_the_device_beside_its_worker_and_names_a_gpu_none_could_use(self):
+        # Before its worker starts the supervisor asks only whether a driver loads; the whole
+        # check (CUDA's initialisation) runs once in the worker and once in the supervisor,
+        # beside the worker's start.
         with tempfile.TemporaryDirectory() as folder:
             checks = pathlib.Path(folder) / "checks"
             env = dict(os.environ, CPU_SUITE_DEVICE_CHECKS=str(checks))
@@ -76,8 +77,8 @@ class supervised_run(unittest.TestCase):
             _, err = done.communicate(timeout=60)
             self.assertEqual(done.returncode, 0, err)
             pids = checks.read_text().split()
-            self.assertEqual(len(pids), 1, pids)  # the one worker
-            self.assertNotIn(str(done.pid), pids)
+            self.assertEqual(len(pids), 2, pids)  # the supervisor and its one worker
+            self.assertEqual(pids.count(str(done.pid)), 1, pids)
             self.assertRegex(err, r"1 worker process \([\d.]+ s to start, [\d.]+ s to exit, in all\)")
             # A GPU that is there but unusable: the workers say so, then the supervisor's own
             # check names it in one last line, and the run exits 3 writing nothing.
