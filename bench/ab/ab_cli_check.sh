@@ -8,6 +8,8 @@
 #    AB_SPIN_SCALE=1.01 as B (a change of exactly 1 %), DETECT_RUNS times each (default 10), at a
 #    ±0.5 % band: how often it is called slower; then spin/duration_us=200 against
 #    AB_SPIN_SCALE=1.005 (200 against 201 µs) at ±0.25 %, DETECT_RUNS times.
+# AA_FLAGS: more flags for the A/A runs (words), e.g. the next experiment docs/ab.md names for the
+# process-bound states: AA_FLAGS="--input-sets 24 --filter 'elements=65536$|tiny_kernel'".
 # Logs and JSON under $OUT; a short table last. It changes no setting of the card.
 source "$(dirname "$0")/setup.sh"
 spin="$build/bench/bench_ab_spin"
@@ -21,8 +23,10 @@ raw=$(mktemp -d)
 # around the whole script (gpu_check.sh's) ends the run in flight too.
 for i in $(seq 1 "${AA_RUNS:-5}"); do
   echo "== A/A $i ($(($(date +%s) - started)) s)"
+  # AA_FLAGS is shell words, its quotes kept (a --filter pattern)
+  eval "aa_flags=(${AA_FLAGS:-})"
   timeout --foreground "${AA_RUN_TIMEOUT:-150}" "$kerntime" ab "$kerntime" "$kerntime" --max-time 20 \
-    --state-timeout 60 --json "$OUT/aa_$i.json" --results-a "$raw/aa_${i}_a.json" \
+    "${aa_flags[@]}" --state-timeout 60 --json "$OUT/aa_$i.json" --results-a "$raw/aa_${i}_a.json" \
     --results-b "$raw/aa_${i}_b.json" -q 2>"$OUT/aa_$i.err"
   echo "exit $?"
   tail -n 2 "$OUT/aa_$i.err"
