@@ -504,6 +504,9 @@ def handle(line):
     elif bench == "session_back_to_back":
         row(f"back-to-back empty kernel GPU us / host us per launch ({f['cupti']})",
             f"{num('gpu_us_per_kernel'):.4g} / {num('host_us_per_launch'):.3g}")
+    elif bench == "session_lone_kernel":
+        row(f"lone 1-warp kernel, one process: median ns / mean ns ({f['cupti']})",
+            f"{num('median_of_medians_ns'):.0f} / {num('median_of_means_ns'):.1f}")
     elif bench == "session_back_to_back_check":
         row("GPU time per kernel unchanged with CUPTI kept / after finalize; probe sees CUPTI",
             f"{f['kept_within']} / {f['after_finalize_within']}; {f['probe_sees_attached_cupti']}",

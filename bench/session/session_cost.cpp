@@ -12,6 +12,12 @@
 // inside one after its first measurement, and the wall of a --stop-at-ci 0.5 decision on a 20 us
 // spin inside a session.
 //
+// Part 3, a lone small kernel (the suite's tiny_kernel/kernels=1) measured in rounds: twice with
+// CUPTI attached afresh (outside a session), then in a session its first measurement and two with
+// CUPTI kept; one process and one set of counters, so where memory landed is the same for all.
+// On an H100 the suite read this state 3 timer steps lower in a session than without one, in
+// separate processes (docs/queue.md, D); this tells the attach from the process.
+//
 // --check: exit 1 when kept or after-finalize reads more than 5 % + 20 ns per kernel above the
 // control: after a measurement timed with CUDA events, before CUPTI was ever attached (a GPU test,
 // scripts/gpu_check.sh), 77 without a CUDA device.
@@ -23,6 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -33,6 +40,7 @@
 #include "kerntime/measure.hpp"
 #include "kerntime/session.hpp"
 #include "kerntime/statistics.hpp"
+#include "lone_kernel.hpp"
 #include "result_line.hpp"
 #include "spin_kernel.hpp"
 
@@ -85,6 +93,53 @@ void report_fixed_cost(const std::string& where, const std::vector<double>& ms) 
       .print();
 }
 
+// Part 3: the lone kernel's readings, by how CUPTI was held (above). One RESULT line a way.
+void report_lone_kernel() {
+  constexpr int rounds = 6;
+  kerntime::device_buffer<int> counters{8};
+  const auto work = [&](cudaStream_t s, int set) {
+    kerntime::bench::launch_increment(s, counters.data() + set);
+  };
+  std::vector<double> fresh_median;
+  std::vector<double> fresh_mean;
+  std::vector<double> first_median;
+  std::vector<double> first_mean;
+  std::vector<double> kept_median;
+  std::vector<double> kept_mean;
+  double step = 0;
+  for (int round = 0; round < rounds; ++round) {
+    for (int i = 0; i < 2; ++i) {
+      const auto r = kerntime::measure(work);
+      fresh_median.push_back(r.latency_ns);
+      fresh_mean.push_back(r.stats.mean);
+      step = r.timer_resolution_ns;
+    }
+    const kerntime::session scope;
+    const auto first = kerntime::measure(work);
+    first_median.push_back(first.latency_ns);
+    first_mean.push_back(first.stats.mean);
+    for (int i = 0; i < 2; ++i) {
+      const auto r = kerntime::measure(work);
+      kept_median.push_back(r.latency_ns);
+      kept_mean.push_back(r.stats.mean);
+    }
+  }
+  for (const auto& [cupti, medians, means] :
+       {std::tuple{"attached_afresh", &fresh_median, &fresh_mean},
+        std::tuple{"first_in_session", &first_median, &first_mean},
+        std::tuple{"kept_in_session", &kept_median, &kept_mean}}) {
+    kerntime::bench::result_line("session_lone_kernel")
+        .add("cupti", cupti)
+        .add("measurements", static_cast<double>(medians->size()))
+        .add("median_of_medians_ns", kerntime::median(*medians))
+        .add("min_median_ns", *std::min_element(medians->begin(), medians->end()))
+        .add("max_median_ns", *std::max_element(medians->begin(), medians->end()))
+        .add("median_of_means_ns", kerntime::median(*means))
+        .add("timer_step_ns", step)
+        .print();
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -125,6 +180,7 @@ int main(int argc, char** argv) {
     kept_after = report(probe, "kept_after_attached");
   }
   const probe_reading finalized = report(probe, "after_finalize");
+  report_lone_kernel();
 
   // Part 2: fixed costs and the decision.
   constexpr int measurements = 5;

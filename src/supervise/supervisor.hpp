@@ -47,7 +47,7 @@ struct supervision_summary {
   // Told to stop (no states left) to its exit, per worker that exited so: its teardown (CUPTI,
   // the CUDA context), which the command waits for.
   std::vector<double> worker_exit_seconds;
-  int faults = 0;                           // crashed, cuda_fault or timed_out states
+  int faults = 0; // crashed, cuda_fault or timed_out states
 };
 
 // The order the queue hands states out: states without an expected time first (in plan
