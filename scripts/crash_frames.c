@@ -37,11 +37,20 @@ static void report(int signal_number, siginfo_t* info, void* context) {
   raise(signal_number);
 }
 
+// The handler runs on a stack of its own (the main thread's), so a stack overflow, such as a
+// function that an interposed symbol turns into endless recursion, is reported too.
+static char handler_stack[1 << 16];
+
 __attribute__((constructor)) static void install(void) {
+  stack_t stack;
+  memset(&stack, 0, sizeof stack);
+  stack.ss_sp = handler_stack;
+  stack.ss_size = sizeof handler_stack;
+  sigaltstack(&stack, NULL);
   struct sigaction action;
   memset(&action, 0, sizeof action);
   action.sa_sigaction = report;
-  action.sa_flags = SA_SIGINFO | SA_RESETHAND;
+  action.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK;
   sigemptyset(&action.sa_mask);
   const int signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
   for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; ++i) {
