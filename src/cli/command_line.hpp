@@ -21,8 +21,8 @@ struct cli_environment {
   // nullopt when a CUDA device can be used; otherwise the line to print.
   std::function<std::optional<std::string>()> find_device_problem = find_cuda_device_problem;
   // nullopt when a driver can be loaded (no CUDA initialisation); otherwise the line to print.
-  // A supervised run asks only this before its workers start, and find_device_problem after,
-  // when no worker could use its GPU.
+  // A supervised run asks only this before its workers start, and find_device_problem beside
+  // its first worker's start (named when no worker could use its GPU).
   std::function<std::optional<std::string>()> find_driver_problem = find_cuda_driver_problem;
   // In a process that measures: its CUDA context made; nullopt, or the line to print.
   std::function<std::optional<std::string>()> create_context = create_cuda_context;

@@ -8,9 +8,8 @@ namespace kerntime::detail {
 
 // nullopt when an NVIDIA driver can be loaded; otherwise the "no CUDA device found: " line of
 // find_cuda_device_problem. It initialises nothing (libcuda's cuDriverGetVersion, not the CUDA
-// runtime's, which would run cuInit first): a supervisor asks only this before
-// it starts its workers, which initialise CUDA themselves, so its own initialisation (tens to
-// hundreds of milliseconds) is not added to every run.
+// runtime's, which runs cuInit first): a supervisor asks only this before it starts its workers,
+// so CUDA's initialisation (~0.1 s) is not waited for before them.
 [[nodiscard]] std::optional<std::string> find_cuda_driver_problem();
 
 // nullopt when at least one CUDA device is usable; otherwise one line starting

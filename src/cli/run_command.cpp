@@ -184,14 +184,13 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     return exit_no_device;
   }
   std::future<std::optional<std::string>> device_check;
-  if (!in_this_process) {
-    device_check = std::async(std::launch::async, env.find_device_problem);
-  }
   if (in_this_process) {
     if (auto problem = env.create_context()) {
       err << "kerntime: " << *problem << '\n';
       return exit_no_device;
     }
+  } else {
+    device_check = std::async(std::launch::async, env.find_device_problem);
   }
   if (p.counters) {
     announce_counters(p, flags.devices, err); // unknown metrics: invalid_argument, exit 2
