@@ -29,7 +29,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
-#include <tuple>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -94,47 +94,48 @@ void report_fixed_cost(const std::string& where, const std::vector<double>& ms) 
 }
 
 // Part 3: the lone kernel's readings, by how CUPTI was held (above). One RESULT line a way.
+struct lone_kernel_readings {
+  std::vector<double> medians;
+  std::vector<double> means;
+  void add(const kerntime::measurement_result& r) {
+    medians.push_back(r.latency_ns);
+    means.push_back(r.stats.mean);
+  }
+};
+
 void report_lone_kernel() {
   constexpr int rounds = 6;
   kerntime::device_buffer<int> counters{8};
   const auto work = [&](cudaStream_t s, int set) {
     kerntime::bench::launch_increment(s, counters.data() + set);
   };
-  std::vector<double> fresh_median;
-  std::vector<double> fresh_mean;
-  std::vector<double> first_median;
-  std::vector<double> first_mean;
-  std::vector<double> kept_median;
-  std::vector<double> kept_mean;
+  lone_kernel_readings fresh;
+  lone_kernel_readings first;
+  lone_kernel_readings kept;
   double step = 0;
   for (int round = 0; round < rounds; ++round) {
     for (int i = 0; i < 2; ++i) {
       const auto r = kerntime::measure(work);
-      fresh_median.push_back(r.latency_ns);
-      fresh_mean.push_back(r.stats.mean);
+      fresh.add(r);
       step = r.timer_resolution_ns;
     }
     const kerntime::session scope;
-    const auto first = kerntime::measure(work);
-    first_median.push_back(first.latency_ns);
-    first_mean.push_back(first.stats.mean);
+    first.add(kerntime::measure(work));
     for (int i = 0; i < 2; ++i) {
-      const auto r = kerntime::measure(work);
-      kept_median.push_back(r.latency_ns);
-      kept_mean.push_back(r.stats.mean);
+      kept.add(kerntime::measure(work));
     }
   }
-  for (const auto& [cupti, medians, means] :
-       {std::tuple{"attached_afresh", &fresh_median, &fresh_mean},
-        std::tuple{"first_in_session", &first_median, &first_mean},
-        std::tuple{"kept_in_session", &kept_median, &kept_mean}}) {
+  for (const auto& [cupti, readings] :
+       {std::pair{"attached_afresh", &fresh}, std::pair{"first_in_session", &first},
+        std::pair{"kept_in_session", &kept}}) {
+    const auto& medians = readings->medians;
     kerntime::bench::result_line("session_lone_kernel")
         .add("cupti", cupti)
-        .add("measurements", static_cast<double>(medians->size()))
-        .add("median_of_medians_ns", kerntime::median(*medians))
-        .add("min_median_ns", *std::min_element(medians->begin(), medians->end()))
-        .add("max_median_ns", *std::max_element(medians->begin(), medians->end()))
-        .add("median_of_means_ns", kerntime::median(*means))
+        .add("measurements", static_cast<double>(medians.size()))
+        .add("median_of_medians_ns", kerntime::median(medians))
+        .add("min_median_ns", *std::min_element(medians.begin(), medians.end()))
+        .add("max_median_ns", *std::max_element(medians.begin(), medians.end()))
+        .add("median_of_means_ns", kerntime::median(readings->means))
         .add("timer_step_ns", step)
         .print();
   }
