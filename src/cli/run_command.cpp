@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <future>
 #include <map>
+#include <numeric>
 #include <ostream>
 
 #include <CLI/CLI.hpp>
@@ -67,20 +68,14 @@ void read_typed_settings(const CLI::App& run, run_flags& flags) {
   }
 }
 
-double sum_of(const std::vector<double>& seconds) {
-  double total = 0;
-  for (const double s : seconds) {
-    total += s;
-  }
-  return total;
-}
-
 std::string worker_start_summary(const supervision_summary& summary) {
-  return fmt::format("{} worker process{} ({:.2f} s to start, {:.2f} s to exit, in all), {} "
-                     "fault{}",
-                     summary.workers_started, summary.workers_started == 1 ? "" : "es",
-                     sum_of(summary.worker_ready_seconds), sum_of(summary.worker_exit_seconds),
-                     summary.faults, summary.faults == 1 ? "" : "s");
+  return fmt::format(
+      "{} worker process{} ({:.2f} s to start, {:.2f} s to exit, in all), {} fault{}",
+      summary.workers_started, summary.workers_started == 1 ? "" : "es",
+      std::accumulate(summary.worker_ready_seconds.begin(), summary.worker_ready_seconds.end(),
+                      0.0),
+      std::accumulate(summary.worker_exit_seconds.begin(), summary.worker_exit_seconds.end(), 0.0),
+      summary.faults, summary.faults == 1 ? "" : "s");
 }
 
 std::vector<benchmark_run>

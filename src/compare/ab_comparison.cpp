@@ -43,8 +43,7 @@ verdict verdict_of_decision(ab_decision d) {
   return verdict::inconclusive;
 }
 
-std::vector<double> times_of(const std::vector<const measurement_result*>& runs,
-                             std::size_t count) {
+std::vector<double> times_of(std::span<const measurement_result* const> runs, std::size_t count) {
   std::vector<double> times;
   for (std::size_t i = 0; i < count && i < runs.size(); ++i) {
     times.push_back(preparation_time_ns(*runs[i]));
@@ -99,8 +98,7 @@ double preparation_time_ns(const measurement_result& r) {
 }
 
 double resolution_fraction(std::span<const measurement_result* const> preparations) {
-  std::vector<const measurement_result*> all(preparations.begin(), preparations.end());
-  return floor_of(preparations, times_of(all, all.size())).resolution_fraction;
+  return floor_of(preparations, times_of(preparations, preparations.size())).resolution_fraction;
 }
 
 void check_ab_options(const ab_options& options) {
