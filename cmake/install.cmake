@@ -47,6 +47,11 @@ install(EXPORT kerntime_targets
   FILE kerntimeTargets.cmake
   DESTINATION "${kerntime_package_dir}"
   COMPONENT development)
+if(KERNTIME_FMT STREQUAL "fmt::fmt")
+  set(KERNTIME_FMT_COMPILED TRUE)
+else()
+  set(KERNTIME_FMT_COMPILED FALSE)
+endif()
 configure_package_config_file(cmake/kerntimeConfig.cmake.in
   "${PROJECT_BINARY_DIR}/kerntimeConfig.cmake"
   INSTALL_DESTINATION "${kerntime_package_dir}")

@@ -42,8 +42,9 @@ ctest --test-dir "$build" -N >/dev/null  # let gtest discovery cache its lists
   done
 # Keep the discovered test lists newer than the executables, so ctest there does not rediscover.
 find "$stage" -name '*_tests.cmake' -exec touch {} +
-# The shared libraries the binaries need and the GPU machine lacks (simdjson), and the headers and
-# libraries its Python build needs (simdjson, zlib): into .deps, carried beside the stage.
+# The shared libraries the binaries need and the GPU machine lacks (simdjson, fmt), and the
+# headers and libraries its Python build needs (simdjson, zlib): into .deps, carried beside the
+# stage.
 mkdir -p .deps/include .deps/lib
 cp -p /usr/include/simdjson.h /usr/include/zlib.h /usr/include/zconf.h .deps/include/
 # libpq's header (the PostgreSQL history store loads libpq itself, when a store names a server).
@@ -53,6 +54,9 @@ simdjson=$(readlink -f /usr/lib/x86_64-linux-gnu/libsimdjson.so)
 cp -p "$simdjson" ".deps/lib/$(objdump -p "$simdjson" | awk '/SONAME/ {print $2}')"
 cp -p "$simdjson" .deps/lib/libsimdjson.so
 cp -p /usr/lib/x86_64-linux-gnu/libz.a .deps/lib/
+# fmt, compiled once here (Debian's libfmt-dev; CMakeLists.txt): every binary links it.
+fmt_library=$(readlink -f /usr/lib/x86_64-linux-gnu/libfmt.so)
+cp -p "$fmt_library" ".deps/lib/$(objdump -p "$fmt_library" | awk '/SONAME/ {print $2}')"
 # SQLite (the history store): the GPU machine's system Python has it, most likely; carried anyway.
 sqlite=$(readlink -f /usr/lib/x86_64-linux-gnu/libsqlite3.so.0 2>/dev/null || true)
 [[ -n "$sqlite" && -f "$sqlite" ]] && cp -p "$sqlite" .deps/lib/libsqlite3.so.0

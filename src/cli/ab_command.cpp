@@ -72,34 +72,11 @@ std::vector<std::string> forwarded_arguments(const CLI::App& ab, bool selection_
 
 // The protocol the flags describe, checked as `run` checks it.
 void check_protocol(const CLI::App& ab, const ab_flags& flags) {
-  protocol_request request;
+  trial_protocol_flags trial = flags.trial;
+  read_trial_protocol(ab, trial);
+  trial.protocol.trials = 1;
+  (void)parse_protocol(trial.protocol, protocol_flag_names);
   const auto given = [&](const char* name) { return ab.get_option(name)->count() > 0; };
-  if (given("--warmup")) {
-    read_warmup_flag(flags.warmup, request);
-  }
-  request.trials = 1;
-  if (given("--repeat")) {
-    request.repeats = flags.repeats;
-  }
-  if (given("--input-sets")) {
-    request.input_sets = flags.input_sets;
-  }
-  request.flush_l2 = !given("--no-flush");
-  if (given("--flush-bytes")) {
-    request.flush_bytes = flags.flush_bytes;
-  }
-  if (given("--backend")) {
-    request.backend = flags.backend;
-  }
-  if (given("--metric")) {
-    request.metric = flags.metric;
-  }
-  request.telemetry = !given("--no-telemetry");
-  if (given("--throttle-threshold")) {
-    request.throttle_threshold = flags.throttle_threshold;
-  }
-  request.discard_throttled = given("--discard-throttled");
-  (void)parse_protocol(request, protocol_flag_names);
   if (given("--cuda-graph") && flags.cuda_graph != "on" && flags.cuda_graph != "off" &&
       !flags.cuda_graph.empty()) {
     throw invalid_argument(fmt::format(
@@ -270,20 +247,7 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
   ab.add_option("-a,--axis", flags.axis_specs, "Override an axis, as in kerntime run")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  ab.add_option("--warmup", flags.warmup, "Untimed iterations before each trial, or auto");
-  ab.add_option("--repeat", flags.repeats, "Measured iterations per trial");
-  ab.add_option("--input-sets", flags.input_sets, "Input copies the work rotates over");
-  ab.add_flag("--no-flush", flags.no_flush,
-              "Do not flush the L2 before each iteration (hot-cache numbers)");
-  ab.add_option("--flush-bytes", flags.flush_bytes, "Size of the L2 flush's buffer");
-  ab.add_option("--backend", flags.backend, "Timer: auto, cupti or events");
-  ab.add_option("--metric", flags.metric, "Headline per iteration: span or busy");
-  ab.add_flag("--no-telemetry", flags.no_telemetry,
-              "Do not read NVML or the on-GPU clock (no ratio in cycles)");
-  ab.add_option("--throttle-threshold", flags.throttle_threshold,
-                "Flag a trial as throttled below this fraction of the maximum SM clock");
-  ab.add_flag("--discard-throttled", flags.discard_throttled,
-              "Re-run throttled trials after a short pause");
+  add_trial_protocol_options(ab, flags.trial);
   ab.add_option("--cuda-graph", flags.cuda_graph,
                 "Launch the work as a CUDA graph (on), or not (off)")
       ->expected(0, 1)
@@ -309,7 +273,9 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
               "shows the offset a process pair carries, but decides too readily (docs/ab.md)");
   ab.add_option("--vary-placement", flags.vary_placement,
                 "on: each preparation first takes a GPU allocation of a drawn size, so the "
-                "state's buffers land somewhere new each time; off: where the allocator puts them")
+                "state's buffers and its flush buffer land somewhere new each time; inputs: the "
+                "state's buffers only (the worker keeps one flush buffer); off: where the "
+                "allocator puts them")
       ->capture_default_str();
   ab.add_option("--max-time", flags.max_time_s,
                 "Seconds of a state's own trials (over all rounds) after which it runs in no "
@@ -378,9 +344,10 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
         "--max-time 60",
         flags.max_time_s, flags.state_timeout_s));
   }
-  if (flags.vary_placement != "on" && flags.vary_placement != "off") {
+  if (flags.vary_placement != "on" && flags.vary_placement != "inputs" &&
+      flags.vary_placement != "off") {
     throw invalid_argument(
-        fmt::format("--vary-placement {} is neither on nor off; e.g. --vary-placement off",
+        fmt::format("--vary-placement {} is none of on, inputs and off; e.g. --vary-placement off",
                     flags.vary_placement));
   }
   check_protocol(ab, flags);
@@ -433,8 +400,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     worker_launch launch;
     launch.argv = {path};
     launch.argv.insert(launch.argv.end(), worker_args.begin(), worker_args.end());
-    if (flags.vary_placement == "on") {
-      environment.emplace_back(vary_placement_variable, "1");
+    if (flags.vary_placement != "off") {
+      environment.emplace_back(vary_placement_variable,
+                               flags.vary_placement == "on" ? "all" : vary_inputs_only);
     }
     launch.environment = std::move(environment);
     return launch;

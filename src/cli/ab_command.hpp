@@ -12,6 +12,7 @@
 
 #include "cli/command_line.hpp"
 #include "cli/comparison_outputs.hpp"
+#include "cli/protocol_flags.hpp"
 
 namespace kerntime::detail {
 
@@ -20,18 +21,10 @@ struct ab_flags {
   // Which states, as `run` selects them.
   std::optional<std::string> filter;
   std::vector<std::string> axis_specs;
-  // The protocol of each trial, as typed: checked here, handed to both programs' workers.
-  std::string warmup = "10";
-  long long repeats = 0;
-  long long input_sets = 0;
-  long long flush_bytes = 0;
-  std::string backend;
-  std::string metric;
-  double throttle_threshold = 0;
+  // The protocol of each trial, as `run` takes it: checked here, handed to both programs'
+  // workers as typed.
+  trial_protocol_flags trial;
   std::string cuda_graph;
-  bool no_flush = false;
-  bool no_telemetry = false;
-  bool discard_throttled = false;
   // The decision.
   std::string threshold = "1%";
   double alpha = 0.05;

@@ -43,10 +43,9 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
   selection_flags run_selection;
   selection_flags list_selection;
   run_flags flags;
-  long long flush_bytes = 0;
   auto* run = app.add_subcommand("run", "Measure the registered benchmarks (all by default)");
   add_selection_options(*run, run_selection);
-  add_run_options(*run, flags, flush_bytes);
+  add_run_options(*run, flags);
   auto* list = app.add_subcommand("list", "List the benchmarks, their axes and their states");
   add_selection_options(*list, list_selection);
   std::optional<std::string> list_json;
@@ -119,7 +118,7 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     if (*history) {
       return run_history(history_subcommands, history_settings, args, env);
     }
-    return run_measurements(*run, flags, flush_bytes, run_selection, registry, args, env);
+    return run_measurements(*run, flags, run_selection, registry, args, env);
   } catch (const invalid_argument& e) {
     err << "kerntime: error: " << message_line(e.what()) << '\n';
     return exit_bad_input;

@@ -1,8 +1,10 @@
 #pragma once
 // The protocol's settings as the command line spells them, for `run`'s and `ab`'s flags and for
-// the messages parse_protocol writes about them; the flag CLI11 can only hold as text.
+// the messages parse_protocol writes about them; the flags of a trial both commands take.
 
 #include <string>
+
+#include <CLI/CLI.hpp>
 
 #include "kerntime/protocol.hpp"
 
@@ -26,8 +28,20 @@ inline constexpr setting_names protocol_flag_names{.warmup = "--warmup",
                                                    .metrics = "--metrics",
                                                    .assign = " "};
 
-// --warmup as typed: a count of iterations, or auto. Throws kerntime::invalid_argument naming the
-// flag and both forms for anything else.
-void read_warmup_flag(const std::string& text, protocol_request& request);
+// The flags of one trial's protocol that `run` and `ab` both take: --warmup, --repeat,
+// --input-sets, --no-flush, --flush-bytes, --backend, --metric, --no-telemetry,
+// --throttle-threshold and --discard-throttled. `ab` hands them to its workers' `run` as typed, so
+// one definition serves both.
+struct trial_protocol_flags {
+  protocol_request protocol;
+  std::string warmup = std::to_string(protocol_request{}.warmup); // a count, or "auto"
+  long long flush_bytes = 0;                                      // counts only when given
+};
+
+void add_trial_protocol_options(CLI::App& app, trial_protocol_flags& flags);
+
+// After parsing: what CLI11 holds as text or as "given or not" (--warmup, --flush-bytes) read into
+// flags.protocol. Throws kerntime::invalid_argument naming the flag for a bad --warmup.
+void read_trial_protocol(const CLI::App& app, trial_protocol_flags& flags);
 
 } // namespace kerntime::detail

@@ -55,8 +55,8 @@ std::string flag(std::string_view name) {
 
 // The settings CLI11 holds as text or as "given or not" become the protocol request.
 void read_typed_settings(const CLI::App& run, run_flags& flags) {
-  auto& p = flags.protocol;
-  read_warmup_flag(flags.warmup, p);
+  read_trial_protocol(run, flags.trial);
+  auto& p = flags.trial.protocol;
   if (run.count(flag(flag_names.stop_at_ci)) > 0) {
     p.stop_at_ci = flags.stop_at_ci;
   }
@@ -272,13 +272,10 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
 
 } // namespace
 
-void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
-  auto& p = flags.protocol;
+void add_run_options(CLI::App& run, run_flags& flags) {
+  auto& p = flags.trial.protocol;
   const auto& n = flag_names;
-  run.add_option(flag(n.warmup), flags.warmup,
-                 "Untimed iterations before measuring, or auto: after that many, go on until the "
-                 "iteration time has settled")
-      ->capture_default_str();
+  add_trial_protocol_options(run, flags.trial);
   run.add_option(flag(n.trials), p.trials,
                  "Independent groups of measured iterations (with --stop-at-ci: the minimum)")
       ->capture_default_str();
@@ -289,39 +286,12 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
                  "With --stop-at-ci: the most trials (default 100, or --trials if higher)");
   run.add_option(flag(n.max_time), flags.max_time_s,
                  "With --stop-at-ci: seconds after which no trial starts (default 30)");
-  run.add_option(flag(n.repeats), p.repeats, "Measured iterations per trial")
-      ->capture_default_str();
-  run.add_option(flag(n.input_sets), p.input_sets,
-                 "Input copies the work rotates over, so iterations see different addresses")
-      ->capture_default_str();
-  run.add_flag_callback(
-      flag(n.no_flush), [&p] { p.flush_l2 = false; },
-      "Do not flush the L2 before each iteration (hot-cache numbers)");
-  run.add_option(
-      flag(n.flush_bytes), flush_bytes,
-      "Size of the L2 flush's buffer, one load per 128-byte line of it (default: 4 x L2)");
-  run.add_option(flag(n.backend), p.backend,
-                 "Timer: auto (CUPTI, else CUDA events), cupti (fail without it) or events")
-      ->capture_default_str();
-  run.add_option(flag(n.metric), p.metric,
-                 "Headline per iteration: span (first start to last end) or busy (sum of GPU "
-                 "activity)")
-      ->capture_default_str();
   run.add_option("--cuda-graph", flags.cuda_graph,
                  "Capture the work once per input set into a CUDA graph and launch the graph "
                  "each iteration (the flush stays outside it); both: measure every state both "
                  "ways, as STATE/launch=stream and STATE/launch=graph")
       ->expected(0, 1)
       ->type_name("[on|off|both]");
-  run.add_flag_callback(
-      flag(n.no_telemetry), [&p] { p.telemetry = false; }, "Do not read NVML or the on-GPU clock");
-  run.add_option(flag(n.throttle_threshold), p.throttle_threshold,
-                 "Flag a trial as throttled when the SM clock measured on the GPU during it is "
-                 "below this fraction of the maximum SM clock (0.9 = 90 %); NVML's clock-event "
-                 "reasons are reported beside it, never as the verdict")
-      ->capture_default_str();
-  run.add_flag(flag(n.discard_throttled), p.discard_throttled,
-               "Re-run throttled trials after a short pause (at most 3 re-runs in all)");
   run.add_flag(flag(n.counters), p.counters,
                "After each state's timing trials, profile one flushed iteration with CUPTI's "
                "range profiler: DRAM bytes, DRAM %, L2 hit rate and tensor-pipe % per kernel "
@@ -360,9 +330,9 @@ void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes) {
   run.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
 }
 
-int run_measurements(const CLI::App& run, run_flags& flags, long long flush_bytes,
-                     const selection_flags& run_selection, const benchmark_registry& registry,
-                     const std::vector<std::string>& args, const cli_environment& env) {
+int run_measurements(const CLI::App& run, run_flags& flags, const selection_flags& run_selection,
+                     const benchmark_registry& registry, const std::vector<std::string>& args,
+                     const cli_environment& env) {
   if (run.count("--store") == 0) {
     if (run.count("--commit") + run.count("--branch") + run.count("--label") > 0) {
       throw invalid_argument("--commit, --branch and --label say what the run is in the "
@@ -370,14 +340,11 @@ int run_measurements(const CLI::App& run, run_flags& flags, long long flush_byte
     }
     flags.history.reset();
   }
-  if (run.count(flag(flag_names.flush_bytes)) > 0) {
-    flags.protocol.flush_bytes = flush_bytes;
-  }
   read_typed_settings(run, flags);
   const launch_choice launches =
       flags.cuda_graph ? parse_launch_choice(*flags.cuda_graph) : launch_choice::stream;
-  flags.protocol.cuda_graph = launches == launch_choice::graph;
-  const protocol p = parse_protocol(flags.protocol, flag_names);
+  flags.trial.protocol.cuda_graph = launches == launch_choice::graph;
+  const protocol p = parse_protocol(flags.trial.protocol, flag_names);
   const auto shard = shard_of(run_selection);
   if (!(flags.state_timeout_s > 0)) {
     throw invalid_argument(fmt::format("--state-timeout {:g}: give a number of seconds above 0, "

@@ -20,10 +20,8 @@ namespace kerntime::detail {
 
 // The run command's flags: the protocol as typed, then the report files.
 struct run_flags {
-  protocol_request protocol;
-  // Typed as text, read after parsing: a count, or "auto"; the stopping rule's numbers, which
-  // count only when given.
-  std::string warmup = std::to_string(protocol_request{}.warmup);
+  trial_protocol_flags trial; // the flags of a trial's protocol that `ab` takes too
+  // The stopping rule's numbers, which count only when given.
   double stop_at_ci = 0;
   long long max_trials = 0;
   double max_time_s = 0;
@@ -41,11 +39,11 @@ struct run_flags {
   bool no_session = false; // finalize CUPTI after every state (kerntime/session.hpp)
 };
 
-void add_run_options(CLI::App& run, run_flags& flags, long long& flush_bytes);
+void add_run_options(CLI::App& run, run_flags& flags);
 
 // After parsing: the flags checked, the plan made, the states measured and reported. Exit codes
 // as README.md says; throws kerntime::invalid_argument for bad input (exit 2).
-[[nodiscard]] int run_measurements(const CLI::App& run, run_flags& flags, long long flush_bytes,
+[[nodiscard]] int run_measurements(const CLI::App& run, run_flags& flags,
                                    const selection_flags& run_selection,
                                    const benchmark_registry& registry,
                                    const std::vector<std::string>& args,

@@ -12,6 +12,7 @@
 #include <ostream>
 #include <random>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,7 @@
 #include "kerntime/measure.hpp"
 #include "kerntime/session.hpp"
 #include "measure/blocking_kernel.hpp"
+#include "measure/kept_resources.hpp"
 #include "supervise/exit_codes.hpp"
 #include "supervise/worker_messages.hpp"
 #include "supervise/worker_process.hpp"
@@ -102,7 +104,9 @@ private:
 // again often returns the same addresses, so each preparation first takes a pad of a drawn size:
 // 0 to 63 large pages of 2 MiB (new physical pages, a new virtual range) plus 1 to 256 small
 // steps of 512 bytes (a new offset inside a page shared by small allocations), held until the
-// state is done.
+// state is done. Unless told "inputs", the session's kept flush buffer is freed first, so the
+// measurement makes its own after the pad: where the flush buffer lies against the inputs and
+// the code moves too.
 class placement_pad {
 public:
   explicit placement_pad(std::mt19937_64& draw) {
@@ -219,7 +223,9 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
   if (!supervisor.send(ready_message(device))) {
     return exit_internal_error;
   }
-  const bool vary_placement = std::getenv(vary_placement_variable) != nullptr;
+  const char* const placement = std::getenv(vary_placement_variable);
+  const bool vary_placement = placement != nullptr;
+  const bool vary_flush = vary_placement && std::string_view(placement) != vary_inputs_only;
   std::mt19937_64 draw(
       static_cast<std::uint64_t>(::getpid()) ^
       static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
@@ -235,6 +241,9 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
     }
     std::optional<placement_pad> pad;
     if (vary_placement && context_checkable) {
+      if (vary_flush) {
+        release_kept_flushes(); // the session's flush buffer: made again after the pad
+      }
       pad.emplace(draw);
     }
     benchmark_run run = run_state(plan, request->plan_index, p);

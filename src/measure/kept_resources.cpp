@@ -100,6 +100,19 @@ public:
     return made_in_scope_;
   }
 
+  // Frees the idle items now; the scope goes on, and its next borrow makes a new one.
+  void release_idle() {
+    std::map<Key, std::vector<std::unique_ptr<T>>> idle;
+    {
+      const std::lock_guard lock(mutex_);
+      idle = std::exchange(idle_, {});
+      for (const auto& entry : idle) {
+        made_in_scope_ -= entry.second.size();
+      }
+    }
+    free_on_their_devices(idle);
+  }
+
 private:
   // generation 0: borrowed outside a scope; else the scope it was kept for.
   void take_back(const Key& key, std::uint64_t generation, T* given_back) {
@@ -159,6 +172,10 @@ borrowed<blocking_kernel> borrow_blocker() {
       blockers().borrow(current_place(), [] { return std::make_unique<blocking_kernel>(); });
   (void)blocker->take_timed_out(); // a kept one may hold the flag of a trial that threw
   return blocker;
+}
+
+void release_kept_flushes() {
+  flushes().release_idle();
 }
 
 std::size_t kept_resource_count() {

@@ -22,6 +22,11 @@ template <typename T> using borrowed = std::unique_ptr<T, std::function<void(T*)
 // A blocking kernel on the current device.
 [[nodiscard]] borrowed<blocking_kernel> borrow_blocker();
 
+// Frees the flush buffers the current scope keeps and no measurement holds, so that the next
+// measurement makes its own, wherever the allocator puts it then (kerntime ab's workers: each
+// preparation's flush buffer lands somewhere new, as its inputs do). Outside a scope: nothing.
+void release_kept_flushes();
+
 // How many resources the current scope keeps now (borrowed or not), for tests.
 [[nodiscard]] std::size_t kept_resource_count();
 

@@ -152,6 +152,29 @@ TEST_F(session_test, keeps_one_flush_and_one_blocking_kernel_and_frees_them_at_i
   EXPECT_EQ(detail::last_scope_end(), detail::scope_end::finalized);
 }
 
+TEST_F(session_test, a_released_flush_buffer_is_freed_and_the_next_measurement_makes_its_own) {
+  // kerntime ab's workers (--vary-placement on): each preparation's flush buffer made afresh.
+  const auto free_bytes = [] {
+    std::size_t free = 0;
+    std::size_t total = 0;
+    KT_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return free;
+  };
+  (void)measure_spin(microseconds(5));
+  const kerntime::session scope;
+  const measurement_result first = measure_spin(microseconds(5));
+  ASSERT_EQ(detail::kept_resource_count(), 2U);
+  const std::size_t held = free_bytes();
+  detail::release_kept_flushes();
+  EXPECT_EQ(detail::kept_resource_count(), 1U) << "the blocking kernel stays kept";
+  EXPECT_GE(free_bytes(), held + first.flush_bytes / 2) << "the flush buffer was not freed";
+  const measurement_result second = measure_spin(microseconds(5));
+  EXPECT_EQ(second.backend, timing_backend::cupti) << second.backend_reason;
+  EXPECT_GE(second.latency_ns, 5000.0);
+  EXPECT_EQ(second.flush_bytes, first.flush_bytes);
+  EXPECT_EQ(detail::kept_resource_count(), 2U) << "the new flush buffer is kept again";
+}
+
 TEST_F(session_test, the_fixed_cost_of_a_later_measurement_falls) {
   // Outside a session every measurement attaches CUPTI afresh; inside, only the first does.
   (void)measure_spin(microseconds(5));

@@ -133,6 +133,18 @@ class ab_command(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("2 worker processes", done.stderr)
 
+    def test_each_placement_choice_reaches_the_workers(self):
+        # on: inputs and flush buffer placed anew (the worker frees its kept flush buffer before
+        # each preparation's pad); inputs: the pad alone; off: neither.
+        for choice, seen in (("on", "all"), ("inputs", "inputs"), ("off", "none")):
+            log = self.dir / f"starts_{choice}.log"
+            a = self.program(f"placed_{choice}", env=f"STAND_IN_LOG='{log}'")
+            done = self.ab(a, a, "--vary-placement", choice, "--min-rounds", "2", "-q")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            starts = [line for line in log.read_text().splitlines() if line.startswith("start ")]
+            self.assertTrue(starts, choice)
+            self.assertEqual({line.rsplit("placement=", 1)[1] for line in starts}, {seen}, choice)
+
     def test_max_pairs_ends_a_state_inconclusive(self):
         a = self.program("a")
         b = self.program("b", scale=1.01)  # on the band's edge

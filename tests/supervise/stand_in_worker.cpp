@@ -102,7 +102,10 @@ int main(int argc, char** argv) {
   const char* device_text = std::getenv("KERNTIME_WORKER_DEVICE");
   const int ordinal = device_text != nullptr ? std::atoi(device_text) : 0;
   if (const char* log = std::getenv("STAND_IN_LOG")) {
-    std::ofstream(log, std::ios::app) << "start " << ::getpid() << ' ' << ordinal << '\n';
+    const char* placement = std::getenv("KERNTIME_VARY_PLACEMENT");
+    std::ofstream(log, std::ios::app)
+        << "start " << ::getpid() << ' ' << ordinal
+        << " placement=" << (placement != nullptr ? placement : "none") << '\n';
   }
   if (const char* unusable = std::getenv("STAND_IN_UNUSABLE")) {
     send(out, unusable_message(unusable));
