@@ -273,9 +273,9 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
               "shows the offset a process pair carries, but decides too readily (docs/ab.md)");
   ab.add_option("--vary-placement", flags.vary_placement,
                 "on: each preparation first takes a GPU allocation of a drawn size, so the "
-                "state's buffers and its flush buffer land somewhere new each time; inputs: the "
-                "state's buffers only (the worker keeps one flush buffer); off: where the "
-                "allocator puts them")
+                "state's buffers land somewhere new each time; all: its flush buffer too (made "
+                "afresh after the pad; the worker keeps one otherwise); off: where the allocator "
+                "puts them")
       ->capture_default_str();
   ab.add_option("--max-time", flags.max_time_s,
                 "Seconds of a state's own trials (over all rounds) after which it runs in no "
@@ -344,10 +344,10 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
         "--max-time 60",
         flags.max_time_s, flags.state_timeout_s));
   }
-  if (flags.vary_placement != "on" && flags.vary_placement != "inputs" &&
+  if (flags.vary_placement != "on" && flags.vary_placement != "all" &&
       flags.vary_placement != "off") {
     throw invalid_argument(
-        fmt::format("--vary-placement {} is none of on, inputs and off; e.g. --vary-placement off",
+        fmt::format("--vary-placement {} is none of on, all and off; e.g. --vary-placement off",
                     flags.vary_placement));
   }
   check_protocol(ab, flags);
@@ -402,7 +402,7 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     launch.argv.insert(launch.argv.end(), worker_args.begin(), worker_args.end());
     if (flags.vary_placement != "off") {
       environment.emplace_back(vary_placement_variable,
-                               flags.vary_placement == "on" ? "all" : vary_inputs_only);
+                               flags.vary_placement == "all" ? vary_flush_too : "inputs");
     }
     launch.environment = std::move(environment);
     return launch;

@@ -16,10 +16,10 @@ namespace kerntime::detail {
 // The environment variable with the number the command gave this worker's device (--devices).
 inline constexpr const char* worker_device_variable = "KERNTIME_WORKER_DEVICE";
 // Set by kerntime ab: every state this worker prepares takes a pad of a drawn size first, so its
-// buffers land somewhere new each time, and its flush buffer is made afresh after the pad unless
-// the value is vary_inputs_only (worker_loop.cpp).
+// buffers land somewhere new each time, and with the value vary_flush_too its flush buffer is
+// made afresh after the pad as well (worker_loop.cpp).
 inline constexpr const char* vary_placement_variable = "KERNTIME_VARY_PLACEMENT";
-inline constexpr const char* vary_inputs_only = "inputs";
+inline constexpr const char* vary_flush_too = "all";
 
 // `channel`: the value of KERNTIME_WORKER_CHANNEL ("IN,OUT" descriptors). Returns the exit code.
 // `hold_session`: CUPTI stays initialised for all the states it runs (kerntime/session.hpp).

@@ -39,6 +39,18 @@ ab_side side_of_trial(trial_order order, std::size_t k) {
   throw invalid_argument("unknown trial order");
 }
 
+ab_side first_in_round(std::size_t round) {
+  return round % 2 == 0 ? ab_side::a : ab_side::b;
+}
+
+ab_side side_in_round(std::size_t round, std::size_t k) {
+  const ab_side side = side_of_trial(trial_order::balanced, k);
+  if (first_in_round(round) == ab_side::a) {
+    return side;
+  }
+  return side == ab_side::a ? ab_side::b : ab_side::a;
+}
+
 double block_log_ratio(trial_order order, const std::array<double, trials_per_block>& medians) {
   double log_ratio = 0;
   for (std::size_t k = 0; k < trials_per_block; ++k) {

@@ -24,6 +24,14 @@ inline constexpr std::size_t trials_per_block = 4;
 // The side that runs trial `k`, counted from 0 over the whole run.
 [[nodiscard]] ab_side side_of_trial(trial_order order, std::size_t k);
 
+// The side that runs trial `k` (counted from 0 within the round) of round `round` of `kerntime
+// ab`, and the side whose worker is launched first in that round: A B B A and A first in rounds 0,
+// 2, 4, ...; B A A B and B first in rounds 1, 3, .... Whatever favours the side that goes first
+// (its process made its context and took its memory first, its trial opened the round) then
+// favours each side in half the rounds, and a linear drift still cancels inside every block.
+[[nodiscard]] ab_side side_in_round(std::size_t round, std::size_t k);
+[[nodiscard]] ab_side first_in_round(std::size_t round);
+
 // The observation of one block: its four trial medians in the order they ran, sides assigned by
 // `order`; ((log b1 + log b2) - (log a1 + log a2)) / 2. Throws kerntime::invalid_argument when a
 // median is not a positive finite number.

@@ -262,10 +262,16 @@ public:
   [[nodiscard]] const std::string& given_up_because() const { return last_start_problem_; }
   supervision_summary& summary() { return summary_; }
 
-  // Starts both sides' workers of this round at once.
+  // Starts both sides' workers of this round at once, the side that goes first alternating from
+  // round to round (side_in_round).
   void begin_round() {
-    a_.launch(summary_);
-    b_.launch(summary_);
+    if (first_in_round(rounds_begun_++) == ab_side::a) {
+      a_.launch(summary_);
+      b_.launch(summary_);
+    } else {
+      b_.launch(summary_);
+      a_.launch(summary_);
+    }
   }
 
   // Runs this round's blocks of one state: `finished` when the state is decided, at a limit,
@@ -273,7 +279,8 @@ public:
   // side's worker did not start (the state is untouched: another round runs it, maybe on another
   // device).
   round_outcome run_round(ab_state_outcome& o) {
-    for (const ab_side which : {ab_side::a, ab_side::b}) {
+    const ab_side first = first_in_round(o.rounds);
+    for (const ab_side which : {first, first == ab_side::a ? ab_side::b : ab_side::a}) {
       if (!start(which).empty()) {
         return round_outcome::no_worker;
       }
@@ -282,7 +289,7 @@ public:
     // Whole rounds up to --max-pairs (run_ab checked that they divide it).
     const std::size_t blocks = settings_.pairs_per_round / (trials_per_block / 2);
     for (std::size_t k = 0; k < blocks * trials_per_block; ++k) {
-      if (!run_trial(o, side_of_trial(trial_order::balanced, k))) {
+      if (!run_trial(o, side_in_round(o.rounds, k))) {
         o.seconds += seconds_since(start);
         return round_outcome::finished;
       }
@@ -401,6 +408,7 @@ private:
   side_worker b_;
   supervision_summary summary_;
   std::string last_start_problem_;
+  std::size_t rounds_begun_ = 0;
 };
 
 std::string progress_line(const ab_state_outcome& o, std::size_t done, std::size_t total) {

@@ -136,6 +136,20 @@ TEST(confidence_sequence, the_balanced_order_runs_a_b_b_a_and_the_naive_one_alte
   }
 }
 
+TEST(confidence_sequence, rounds_alternate_which_side_goes_first) {
+  const ab_side a = ab_side::a;
+  const ab_side b = ab_side::b;
+  const std::array<ab_side, 8> even{a, b, b, a, a, b, b, a};
+  const std::array<ab_side, 8> odd{b, a, a, b, b, a, a, b};
+  for (std::size_t round = 0; round < 4; ++round) {
+    EXPECT_EQ(first_in_round(round), round % 2 == 0 ? a : b) << "round " << round;
+    for (std::size_t k = 0; k < even.size(); ++k) {
+      EXPECT_EQ(side_in_round(round, k), round % 2 == 0 ? even[k] : odd[k])
+          << "round " << round << ", trial " << k;
+    }
+  }
+}
+
 TEST(confidence_sequence, a_block_gives_the_mean_log_of_b_minus_the_mean_log_of_a) {
   // Run order A B B A: a1 = 100, b1 = 103, b2 = 105, a2 = 101.
   EXPECT_NEAR(block_log_ratio(trial_order::balanced, {100, 103, 105, 101}),

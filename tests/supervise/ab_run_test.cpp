@@ -6,7 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -191,6 +195,30 @@ TEST(ab_run, kept_workers_read_every_block_as_an_observation) {
     EXPECT_EQ(s.a.size(), 6U);
   }
   EXPECT_EQ(o.summary.workers_started, 2); // one pair for the whole run
+}
+
+TEST(ab_run, each_round_flips_which_side_goes_first) {
+  // The stand-ins log each trial with their side: A B B A in the first round, B A A B in the
+  // second, A B B A in the third (side_in_round), one block per round.
+  const auto log = std::filesystem::temp_directory_path() /
+                   ("kerntime_ab_order_" + std::to_string(::getpid()) + ".log");
+  std::filesystem::remove(log);
+  const std::vector<std::string> names{"ok/a"};
+  ab_pair_slot pair = pair_on(0, names, 1.05, {{"STAND_IN_LOG", log.string()}});
+  pair.a.environment.emplace_back("STAND_IN_SIDE", "A");
+  pair.b.environment.emplace_back("STAND_IN_SIDE", "B");
+  const auto o = run_with(names, {pair}, 3, 6);
+  ASSERT_EQ(o.states.size(), 1U);
+  EXPECT_EQ(o.states[0].rounds, 3U);
+  std::ifstream in(log);
+  std::string order;
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("trial ")) {
+      order += line.substr(6, 1);
+    }
+  }
+  std::filesystem::remove(log);
+  EXPECT_EQ(order, "ABBABAABABBA");
 }
 
 TEST(ab_run, a_device_whose_workers_cannot_start_is_given_up_and_the_other_runs_everything) {

@@ -134,9 +134,9 @@ class ab_command(unittest.TestCase):
         self.assertIn("2 worker processes", done.stderr)
 
     def test_each_placement_choice_reaches_the_workers(self):
-        # on: inputs and flush buffer placed anew (the worker frees its kept flush buffer before
-        # each preparation's pad); inputs: the pad alone; off: neither.
-        for choice, seen in (("on", "all"), ("inputs", "inputs"), ("off", "none")):
+        # on: each preparation's pad; all: the pad and a flush buffer made afresh after it (the
+        # worker frees its kept one first); off: neither.
+        for choice, seen in (("on", "inputs"), ("all", "all"), ("off", "none")):
             log = self.dir / f"starts_{choice}.log"
             a = self.program(f"placed_{choice}", env=f"STAND_IN_LOG='{log}'")
             done = self.ab(a, a, "--vary-placement", choice, "--min-rounds", "2", "-q")
