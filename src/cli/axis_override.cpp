@@ -13,6 +13,10 @@
 namespace kerntime::detail {
 namespace {
 
+// Wide enough for any difference of two int64 values; a GCC and Clang extension (__extension__:
+// no -Wpedantic warning for it).
+__extension__ typedef __int128 int128; // NOLINT(modernize-use-using): `using` takes no __extension__
+
 constexpr std::string_view accepted_forms =
     "write -a NAME=VALUE, -a NAME=[V1,V2,...], -a NAME=[FIRST:LAST:STEP] or "
     "-a NAME[pow2]=[FIRST:LAST:STEP]";
@@ -111,7 +115,7 @@ values_or_range(const axis_override& o, Parse parse, std::string_view step_rule,
                     std::is_integral_v<Number> ? "[FIRST:LAST]" : "[FIRST:LAST:STEP]"));
   }
   // The span in a wider type: LAST - FIRST overflows int64 for bounds of opposite signs.
-  using wide = std::conditional_t<std::is_integral_v<Number>, __int128, double>;
+  using wide = std::conditional_t<std::is_integral_v<Number>, int128, double>;
   if ((static_cast<wide>(r.last) - static_cast<wide>(r.first)) / static_cast<wide>(r.step) >=
       static_cast<wide>(max_axis_values)) {
     throw invalid_argument(
@@ -130,12 +134,12 @@ std::vector<std::int64_t> int_values(const axis_override& o, const axis& a) {
   const auto r = std::get<checked_range<std::int64_t>>(given);
   // From the index, in the wider type: no intermediate value overflows (the count is bounded).
   const auto count = static_cast<std::size_t>(
-      (static_cast<__int128>(r.last) - static_cast<__int128>(r.first)) / r.step + 1);
+      (static_cast<int128>(r.last) - static_cast<int128>(r.first)) / r.step + 1);
   std::vector<std::int64_t> values;
   values.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
-    values.push_back(static_cast<std::int64_t>(static_cast<__int128>(r.first) +
-                                               static_cast<__int128>(i) * r.step));
+    values.push_back(static_cast<std::int64_t>(static_cast<int128>(r.first) +
+                                               static_cast<int128>(i) * r.step));
   }
   return values;
 }

@@ -62,7 +62,7 @@ public:
       queue_.push_back(i);
     }
     for (const auto& s : settings.slots) {
-      slots_.push_back(slot_state{.slot = &s});
+      slots_.emplace_back().slot = &s;
     }
     start_ = clock_type::now();
   }

@@ -32,7 +32,8 @@ benchmark_run gemm_run() {
                            roofline_bound::compute,
                            128384.2,
                            "table sm_90: 132 SMs × 1980 MHz × FLOP/clk/SM",
-                           achievable_speed_of_light{789.5e12, 4.29e12, 99.2, 13.4, "cal.json"}};
+                           achievable_speed_of_light{789.5e12, 4.29e12, 99.2, 13.4, "cal.json"},
+                           {}};
   return run;
 }
 

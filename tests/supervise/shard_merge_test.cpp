@@ -66,7 +66,7 @@ TEST(shard_merge, refuses_a_missing_shard_unless_partial_is_asked_for) {
   EXPECT_NE(
       error_of([&] { (void)merge_result_sets(inputs, {}); }).find("shards 1, 3 of 4 are missing"),
       std::string::npos);
-  const auto partial = merge_result_sets(inputs, {.allow_partial = true});
+  const auto partial = merge_result_sets(inputs, {.allow_partial = true, .command_line = ""});
   // 0, 4, 8 and 2, 6 measured; 1, 5, 9 and 3, 7 of the missing shards, skipped with the reason.
   ASSERT_EQ(partial.runs.size(), 10u);
   for (std::size_t i = 0; i < 10; ++i) {
