@@ -14,8 +14,8 @@ namespace kerntime::detail {
 namespace {
 
 // Wide enough for any difference of two int64 values; a GCC and Clang extension (__extension__:
-// no -Wpedantic warning for it).
-__extension__ typedef __int128 int128; // NOLINT(modernize-use-using): `using` takes no __extension__
+// no -Wpedantic warning for it; `using` takes no __extension__).
+__extension__ typedef __int128 int128; // NOLINT(modernize-use-using)
 
 constexpr std::string_view accepted_forms =
     "write -a NAME=VALUE, -a NAME=[V1,V2,...], -a NAME=[FIRST:LAST:STEP] or "
@@ -138,8 +138,8 @@ std::vector<std::int64_t> int_values(const axis_override& o, const axis& a) {
   std::vector<std::int64_t> values;
   values.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
-    values.push_back(static_cast<std::int64_t>(static_cast<int128>(r.first) +
-                                               static_cast<int128>(i) * r.step));
+    values.push_back(
+        static_cast<std::int64_t>(static_cast<int128>(r.first) + static_cast<int128>(i) * r.step));
   }
   return values;
 }

@@ -125,15 +125,17 @@ TEST_F(session_test, spin_kernels_read_the_same_inside_a_session_as_outside) {
   }
 }
 
+// The device's free memory: a kept flush buffer (4 x L2) must really be held, and freed.
+std::size_t free_bytes() {
+  std::size_t free = 0;
+  std::size_t total = 0;
+  KT_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  return free;
+}
+
 TEST_F(session_test, keeps_one_flush_and_one_blocking_kernel_and_frees_them_at_its_end) {
   // The device's free memory, not only the pool's count: the flush buffer (4 x L2) must really
   // be held inside and given back at the end.
-  const auto free_bytes = [] {
-    std::size_t free = 0;
-    std::size_t total = 0;
-    KT_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-    return free;
-  };
   (void)measure_spin(microseconds(5)); // the context and kerntime's kernels loaded first
   const std::size_t before = free_bytes();
   std::size_t flush_bytes = 0;
@@ -154,12 +156,6 @@ TEST_F(session_test, keeps_one_flush_and_one_blocking_kernel_and_frees_them_at_i
 
 TEST_F(session_test, a_released_flush_buffer_is_freed_and_the_next_measurement_makes_its_own) {
   // kerntime ab's workers (--vary-placement on): each preparation's flush buffer made afresh.
-  const auto free_bytes = [] {
-    std::size_t free = 0;
-    std::size_t total = 0;
-    KT_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-    return free;
-  };
   (void)measure_spin(microseconds(5));
   const kerntime::session scope;
   const measurement_result first = measure_spin(microseconds(5));

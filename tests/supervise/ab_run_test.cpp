@@ -148,7 +148,7 @@ TEST(ab_run, a_timer_bound_state_stops_once_no_verdict_can_come) {
 }
 
 TEST(ab_run, a_state_that_decides_leaves_the_rounds_and_the_others_go_on) {
-  // ok/same is decided same at round 3; ok/edge (B 1 % slower on a ±1 % band) cannot decide and
+  // ok/same is decided same from round 3; ok/edge (B 1 % slower on a ±1 % band) cannot decide and
   // runs until --max-pairs.
   const std::vector<std::string> names{"ok/same", "ok/edge"};
   // Its 2 % noise keeps the interval wider than the band for all six rounds (deterministically,
@@ -160,7 +160,9 @@ TEST(ab_run, a_state_that_decides_leaves_the_rounds_and_the_others_go_on) {
   ASSERT_TRUE(o.states[0].comparison) << o.states[0].failure;
   ASSERT_TRUE(o.states[1].comparison) << o.states[1].failure;
   EXPECT_EQ(o.states[0].comparison->outcome, verdict::same);
-  EXPECT_EQ(o.states[0].process_pairs.size(), 3U);
+  // Round 3 (--min-rounds), or one later when the stand-ins' noise happens to spread wide.
+  EXPECT_GE(o.states[0].process_pairs.size(), 3U);
+  EXPECT_LE(o.states[0].process_pairs.size(), 4U);
   EXPECT_EQ(o.states[1].comparison->outcome, verdict::inconclusive);
   EXPECT_EQ(o.states[1].process_pairs.size(), 6U); // 12 pairs, 2 a round
   EXPECT_GT(o.states[1].finished_after_s, o.states[0].finished_after_s);
@@ -311,9 +313,12 @@ TEST(ab_run, a_cuda_fault_fails_that_state_for_that_side_and_the_next_runs_in_a_
   ASSERT_TRUE(o.states[2].comparison) << o.states[2].failure;
   EXPECT_EQ(o.states[2].comparison->outcome, verdict::same);
   EXPECT_EQ(o.summary.faults, 1);
-  // A pair per round, and once more A's worker after the fault (it exits after one).
+  // A pair per round, and once more A's worker after the fault (it exits after one). The ok
+  // states decide at --min-rounds 3, or a round later when the stand-ins' random noise (seeded
+  // by their process ids) happens to spread three observations wide (a fresh-clone CI run saw 4).
   EXPECT_EQ(o.summary.workers_started, 2 * static_cast<int>(rounds_of(o)) + 1);
-  EXPECT_EQ(rounds_of(o), 3U);
+  EXPECT_GE(rounds_of(o), 3U);
+  EXPECT_LE(rounds_of(o), 5U);
 }
 
 TEST(ab_run, the_limit_ends_an_undecidable_state_inconclusive) {
