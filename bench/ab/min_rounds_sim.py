@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How often `kerntime ab`'s decision errs on an A/A state whose rounds spread wide, by --min-rounds:
+"""How often `kerntime ab` errs on an A/A state whose rounds spread wide, by --min-rounds:
 simulated process-pair observations through kerntime's own sequence (`_kerntime.SequentialRatio`),
 looked at after every round from --min-rounds on, as `kerntime ab` does, up to 50 rounds:
 
@@ -57,7 +57,8 @@ def main():
             for min_rounds in (4, 6, 8):
                 c = simulate(rng, shape, sd, min_rounds, args.runs)
                 false = c["slower"] + c["faster"]
-                print(f"| {shape} | {sd:.0%} | {min_rounds} | {false} ({100 * false / args.runs:.2f} %) "
+                share = 100 * false / args.runs
+                print(f"| {shape} | {sd:.0%} | {min_rounds} | {false} ({share:.2f} %) "
                       f"| {c['same']} | {c['inconclusive']} |", flush=True)
 
 
