@@ -9,11 +9,11 @@
 
 namespace kerntime::detail {
 
-namespace {
-
 std::string flag(std::string_view name) {
   return std::string(name);
 }
+
+namespace {
 
 // --warmup as typed: a count of iterations, or auto.
 void read_warmup_flag(const std::string& text, protocol_request& request) {

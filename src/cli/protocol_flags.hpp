@@ -3,6 +3,7 @@
 // the messages parse_protocol writes about them; the flags of a trial both commands take.
 
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 
@@ -27,6 +28,9 @@ inline constexpr setting_names protocol_flag_names{.warmup = "--warmup",
                                                    .counters = "--counters",
                                                    .metrics = "--metrics",
                                                    .assign = " "};
+
+// A flag's name as CLI11 takes it (protocol_flag_names holds string_views).
+[[nodiscard]] std::string flag(std::string_view name);
 
 // The flags of one trial's protocol that `run` and `ab` both take: --warmup, --repeat,
 // --input-sets, --no-flush, --flush-bytes, --backend, --metric, --no-telemetry,

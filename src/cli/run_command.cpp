@@ -49,10 +49,6 @@ namespace {
 
 constexpr const setting_names& flag_names = protocol_flag_names;
 
-std::string flag(std::string_view name) {
-  return std::string(name);
-}
-
 // The settings CLI11 holds as text or as "given or not" become the protocol request.
 void read_typed_settings(const CLI::App& run, run_flags& flags) {
   read_trial_protocol(run, flags.trial);
