@@ -45,10 +45,7 @@ ab_side first_in_round(std::size_t round) {
 
 ab_side side_in_round(std::size_t round, std::size_t k) {
   const ab_side side = side_of_trial(trial_order::balanced, k);
-  if (first_in_round(round) == ab_side::a) {
-    return side;
-  }
-  return side == ab_side::a ? ab_side::b : ab_side::a;
+  return first_in_round(round) == ab_side::a ? side : other_side(side);
 }
 
 double block_log_ratio(trial_order order, const std::array<double, trials_per_block>& medians) {

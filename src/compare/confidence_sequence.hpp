@@ -31,6 +31,9 @@ inline constexpr std::size_t trials_per_block = 4;
 // favours each side in half the rounds, and a linear drift still cancels inside every block.
 [[nodiscard]] ab_side side_in_round(std::size_t round, std::size_t k);
 [[nodiscard]] ab_side first_in_round(std::size_t round);
+[[nodiscard]] constexpr ab_side other_side(ab_side side) {
+  return side == ab_side::a ? ab_side::b : ab_side::a;
+}
 
 // The observation of one block: its four trial medians in the order they ran, sides assigned by
 // `order`; ((log b1 + log b2) - (log a1 + log a2)) / 2. Throws kerntime::invalid_argument when a

@@ -265,13 +265,9 @@ public:
   // Starts both sides' workers of this round at once, the side that goes first alternating from
   // round to round (side_in_round).
   void begin_round() {
-    if (first_in_round(rounds_begun_++) == ab_side::a) {
-      a_.launch(summary_);
-      b_.launch(summary_);
-    } else {
-      b_.launch(summary_);
-      a_.launch(summary_);
-    }
+    const ab_side first = first_in_round(rounds_begun_++);
+    worker_of(first).launch(summary_);
+    worker_of(other_side(first)).launch(summary_);
   }
 
   // Runs this round's blocks of one state: `finished` when the state is decided, at a limit,
@@ -280,7 +276,7 @@ public:
   // device).
   round_outcome run_round(ab_state_outcome& o) {
     const ab_side first = first_in_round(o.rounds);
-    for (const ab_side which : {first, first == ab_side::a ? ab_side::b : ab_side::a}) {
+    for (const ab_side which : {first, other_side(first)}) {
       if (!start(which).empty()) {
         return round_outcome::no_worker;
       }
@@ -341,7 +337,7 @@ private:
   // Makes sure one side's worker is ready; empty when it is, else why not (said as an event, and
   // counted towards giving the device up).
   std::string start(ab_side which) {
-    side_worker& worker = which == ab_side::a ? a_ : b_;
+    side_worker& worker = worker_of(which);
     if (const std::string problem = worker.ensure_started(settings_.start_timeout_s, summary_);
         !problem.empty()) {
       worker.count_failed_start(true);
@@ -356,7 +352,7 @@ private:
 
   // One trial of one side; false when the state cannot go on (the failure is recorded).
   bool run_trial(ab_state_outcome& o, ab_side which) {
-    side_worker& worker = which == ab_side::a ? a_ : b_;
+    side_worker& worker = worker_of(which);
     const char* side_name = which == ab_side::a ? "A" : "B";
     // A worker that faulted on an earlier state of this round starts afresh; one that does not
     // start now fails the state, whose block is begun.
@@ -399,6 +395,8 @@ private:
     (which == ab_side::a ? o.a : o.b).push_back(std::move(run));
     return true;
   }
+
+  side_worker& worker_of(ab_side which) { return which == ab_side::a ? a_ : b_; }
 
   const ab_pair_slot& slot_;
   const ab_run_settings& settings_;

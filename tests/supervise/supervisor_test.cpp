@@ -173,7 +173,8 @@ TEST(supervisor, a_device_whose_workers_cannot_start_fails_every_state_with_the_
 
 TEST(supervisor, a_program_that_cannot_be_executed_reads_as_a_worker_that_never_started) {
   supervisor_settings settings;
-  settings.slots = {{.launch = {.argv = {"/nonexistent/kerntime-worker"}, .environment = {}}, .label = "GPU 0"}};
+  settings.slots = {
+      {.launch = {.argv = {"/nonexistent/kerntime-worker"}, .environment = {}}, .label = "GPU 0"}};
   const auto runs = supervise(states_named({"ok/a"}), settings);
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].error, error_kind::device_unavailable);
