@@ -11,7 +11,8 @@
              slower at the tip, the change mark's red. Exits 77 (ctest: skipped) when Chromium is
              not installed.
 
-The parser, the browser call and the PNG reader are check_html_report.py's (tests/report).
+The parser and the PNG reader are check_html_report.py's, the browser headless_chromium.py's
+(tests/report).
 
   made:      first makes the page the real way: 12 nightly runs synthesised from the H200 suite
              run (tests/report/data/h200-suite.json, each state's median moved by 0.2 % noise,
@@ -32,8 +33,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "report"))
-from check_html_report import (browse, check, check_screenshot, chromium, exit_with, parse,  # noqa: E402
+from check_html_report import (check, check_screenshot, exit_with, parse,  # noqa: E402
                                png_pixels)
+from headless_chromium import Browser, find_chromium  # noqa: E402
 
 SUMMARY = re.compile(r'<p class="summary">(\d+) changes? in (\d+) series; (\d+) states? slower '
                      r"at the tip beyond")
@@ -77,26 +79,27 @@ def check_structure(page):
 
 
 def inked_like(path, colour, tolerance=40):
-    """How many pixels of the screenshot are near `colour` (lines are anti-aliased)."""
+    """How many pixels of the screenshot are near `colour` (lines are anti-aliased). A regular
+    expression walks each row a pixel at a time, so the loop over pixels runs in C."""
     width, _, channels, rows = png_pixels(path)
-    found = 0
-    for row in rows:
-        for x in range(0, width * channels, channels):
-            if all(abs(row[x + c] - colour[c]) <= tolerance for c in range(3)):
-                found += 1
-    return found
+    near = b"".join(b"[" + re.escape(bytes([max(c - tolerance, 0)])) + b"-" +
+                    re.escape(bytes([min(c + tolerance, 255)])) + b"]" for c in colour)
+    pixel = re.compile(b"(" + near + b"." * (channels - 3) + b")|.{%d}" % channels, re.S)
+    return sum(1 for row in rows for found in pixel.findall(row) if found)
 
 
-def check_in_browser(browser, page, series, slower, work):
-    url = page.resolve().as_uri()
-    dom = browse(browser, url, "--dump-dom")
-    check("<script" not in dom.lower(), f"{page}: the browser's DOM holds a script")
-    charts = dom.count('<svg class="chart trend"')
-    check(charts == series, f"{page}: the browser's DOM holds {charts} charts of {series}")
-    # The top of the page: the summary and the first series (the slower ones, where any).
-    shot = work / f"{page.stem}-top.png"
-    browse(browser, url, f"--screenshot={shot}", "--window-size=1100,900")
-    check(shot.exists() and shot.stat().st_size > 0, f"no screenshot of {page}")
+def check_in_browser(executable, page, series, slower, work):
+    with Browser(executable) as browser:
+        view = browser.open(page.resolve().as_uri(), width=1100, height=900)
+        dom = view.dom()
+        check("<script" not in dom.lower(), f"{page}: the browser's DOM holds a script")
+        charts = dom.count('<svg class="chart trend"')
+        check(charts == series, f"{page}: the browser's DOM holds {charts} charts of {series}")
+        # The top of the page: the summary and the first series (the slower ones, where any).
+        shot = work / f"{page.stem}-top.png"
+        view.screenshot(shot, width=1100, height=900)
+        view.check_quiet()
+    check(shot.stat().st_size > 0, f"no screenshot of {page}")
     check_screenshot(shot, page.name)
     if series > 0:
         blue = inked_like(shot, MEDIAN_BLUE)
@@ -152,7 +155,7 @@ def main(argv):
     series, slower = check_structure(page)
     if mode == "structure":
         return 0
-    browser = chromium()
+    browser = find_chromium()
     if browser is None:
         print("SKIPPED: chromium not found (apt-get install chromium; scripts/setup.sh does)")
         return 77

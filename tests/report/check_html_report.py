@@ -8,15 +8,17 @@ the real `kerntime report` with itself as the baseline, and the H200 sample (tes
              docs/sample-report.html is what `kerntime report` makes of the H200 JSON today.
   nightly:   the H200 sample's states replicated to 2,600 (a nightly suite): the page is at most
              5 MB, every state is a row of its benchmark's table with its trials drawn small.
-  browser:   headless Chromium loads each page with no console message (a blocked script, a
-             failed load or a CSP violation would be one) and a screenshot of each section is
-             not blank; the nightly page loads within 30 s on the 2-core CI machine. Exits 77
-             (ctest: skipped) when Chromium is not installed.
+  browser:   one headless Chromium (headless_chromium.py) first proves it catches a blocked
+             script, a console call, an exception and a failed load, then loads each page the
+             structure check made (listed in its pages.json; ctest runs that check first) at a
+             1400 px window with no console message, no page or table wider than the window, and
+             a screenshot of each section that is not blank; each page loads within 30 s on the
+             2-core CI machine. Exits 77 (ctest: skipped) when Chromium is not installed.
 
-usage: check_html_report.py structure|browser WRITE_FIXTURE KERNTIME WORK_FOLDER
+usage: check_html_report.py structure WRITE_FIXTURE KERNTIME WORK_FOLDER
+       check_html_report.py browser STRUCTURE_WORK_FOLDER WORK_FOLDER
 """
 
-import copy
 import html
 import html.parser
 import json
@@ -26,12 +28,14 @@ import shutil
 import struct
 import subprocess
 import sys
-import time
 import zlib
+
+from headless_chromium import Browser, BrowserError, find_chromium, self_test
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 H200_JSON = ROOT / "tests/report/data/h200-suite.json"
 SAMPLE_REPORT = ROOT / "docs/sample-report.html"
+PAGES_LIST = "pages.json"  # written by the structure check, read by the browser check
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
 CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -156,10 +160,10 @@ def nightly_json(path):
     source = json.loads(H200_JSON.read_text(encoding="utf-8"))
     runs = []
     for i in range(NIGHTLY_STATES):
-        run = copy.deepcopy(source["runs"][i % len(source["runs"])])
-        run["axes"].append({"name": "copy", "value": str(i // len(source["runs"]))})
-        run["state_name"] += f"/copy={i // len(source['runs'])}"
-        runs.append(run)
+        # Only the name and the axes change: the rest is shared, json.dumps writes it out again.
+        template, number = source["runs"][i % len(source["runs"])], i // len(source["runs"])
+        runs.append(dict(template, axes=[*template["axes"], {"name": "copy", "value": str(number)}],
+                         state_name=f"{template['state_name']}/copy={number}"))
     path.write_text(json.dumps(dict(source, runs=runs)), encoding="utf-8")
     return [run["state_name"] for run in runs], sum(1 for run in runs if run.get("result"))
 
@@ -182,24 +186,14 @@ def check_nightly(page, names, measured):
     return parser
 
 
-# --- the browser -------------------------------------------------------------------------------
+# --- the browser (one headless Chromium, headless_chromium.py) ---------------------------------
 
-def chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
-def browse(browser, url, *options):
-    command = [browser, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-               "--hide-scrollbars", "--enable-logging=stderr", "--v=0", *options, url]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
-    check(done.returncode == 0, f"chromium exit {done.returncode} on {url}: {done.stderr[-800:]}")
-    console = [line for line in done.stderr.splitlines() if ":CONSOLE" in line]
-    check(not console, f"console messages on {url}: {console[:5]}")
-    return done.stdout
+def add_bytes(a, b):
+    """a + b byte by byte, modulo 256, in a few big-integer operations: each byte's low seven
+    bits are added apart from the top bit, so no carry crosses into the next byte."""
+    low, top = int.from_bytes(b"\x7f" * len(a), "big"), int.from_bytes(b"\x80" * len(a), "big")
+    x, y = int.from_bytes(a, "big"), int.from_bytes(b, "big")
+    return (((x & low) + (y & low)) ^ ((x ^ y) & top)).to_bytes(len(a), "big")
 
 
 def png_pixels(path):
@@ -224,7 +218,9 @@ def png_pixels(path):
     for y in range(height):
         kind = raw[y * (stride + 1)]
         row = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for x in range(stride):
+        if kind == 2:  # "up", every row of a screenshot taken for speed: no loop in Python
+            row = bytearray(add_bytes(row, previous))
+        for x in range(stride if kind in (1, 3, 4) else 0):
             left = row[x - channels] if x >= channels else 0
             up = previous[x]
             corner = previous[x - channels] if x >= channels else 0
@@ -257,65 +253,41 @@ def check_screenshot(path, what):
           f"the screenshot of {what} is blank ({len(colours)} colours, {inked} inked pixels)")
 
 
+PAGE_WIDTH = 1400  # a laptop's browser window: no table may need its own scroll bar there
+# The page's width and the tables wider than their box, measured in the loaded page.
+MEASURE_WIDTH = ("(() => ({page: document.documentElement.scrollWidth,"
+                 " overflowing: [...document.querySelectorAll('table')]"
+                 ".filter(t => t.scrollWidth > t.clientWidth + 1)"
+                 ".map(t => (t.querySelector('td.name') || t).textContent.slice(0, 40))}))()")
+
+
 def check_in_browser(browser, page, sections, work):
-    url = page.resolve().as_uri()
-    dom = browse(browser, url, "--dump-dom")
+    """Loaded at a 1400 px window: no console message, no script in the DOM, every section
+    there, the page no wider than the window and no table wider than its box; then a
+    screenshot of each section at 1100 x 800 px is not blank. Returns the load's seconds."""
+    view = browser.open(page.resolve().as_uri(), width=PAGE_WIDTH, height=900)
+    dom = view.dom()
     check("<script" not in dom.lower(), f"{page}: the browser's DOM holds a script")
     for section in sections:
         check(f'id="{section}"' in dom, f"{page}: the browser's DOM has no #{section}")
-    text = page.read_text(encoding="utf-8")
+    width = view.evaluate(MEASURE_WIDTH)
+    check(width["page"] <= PAGE_WIDTH, f"{page} is {width['page']} px wide at a {PAGE_WIDTH} px window")
+    check(not width["overflowing"],
+          f"{page}: tables wider than their box at {PAGE_WIDTH} px: {width['overflowing']}")
     for section in sections:
-        # Headless screenshots ignore a #fragment's scroll: a copy of the page shows the one
-        # section (header, comparison and benchmarks are the children of <main>).
-        view = work / f"{page.stem}-{section}.html"
-        view.write_text(text.replace("</head>", f"<style>main > :not(#{section}) {{display: none}}"
-                                                "</style></head>", 1), encoding="utf-8")
         shot = work / f"{page.stem}-{section}.png"
-        browse(browser, view.resolve().as_uri(), f"--screenshot={shot}", "--window-size=1100,800")
-        check(shot.exists() and shot.stat().st_size > 0, f"no screenshot of #{section}")
+        view.screenshot(shot, width=1100, height=800, element_id=section)
+        check(shot.stat().st_size > 0, f"no screenshot of #{section}")
         check_screenshot(shot, f"{page.name}#{section}")
-    print(f"{page.name}: {len(sections)} sections rendered without console messages")
+    view.check_quiet()
+    view.close()
+    print(f"{page.name}: loaded in {view.load_seconds:.1f} s without console messages, "
+          f"{width['page']} px wide at a {PAGE_WIDTH} px window, no table overflows, "
+          f"{len(sections)} sections drawn")
+    return view.load_seconds
 
 
-PAGE_WIDTH = 1400  # a laptop's browser window: no table may need its own scroll bar there
-
-
-def check_width(browser, page, work):
-    """At a 1400 px window, the page is no wider than the window and no table overflows its
-    box. Measured by a copy of the page with a script (the report itself allows none) that
-    writes the widths into the DOM Chromium dumps."""
-    text = page.read_text(encoding="utf-8")
-    text = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", text, count=1)
-    measure = ("<script>addEventListener('load', () => {"
-               "const wide = [...document.querySelectorAll('table')]"
-               ".filter(t => t.scrollWidth > t.clientWidth + 1)"
-               ".map(t => (t.querySelector('td.name') || t).textContent.slice(0, 40));"
-               "document.body.dataset.pageWidth = document.documentElement.scrollWidth;"
-               "document.body.dataset.overflowing = JSON.stringify(wide);});</script>")
-    copy = work / f"{page.stem}-width.html"
-    copy.write_text(text.replace("</body>", measure + "</body>", 1), encoding="utf-8")
-    dom = browse(browser, copy.resolve().as_uri(), "--dump-dom", "--virtual-time-budget=2000",
-                 f"--window-size={PAGE_WIDTH},900")
-    width = re.search(r'data-page-width="(\d+)"', dom)
-    overflowing = re.search(r'data-overflowing="([^"]*)"', dom)
-    check(width is not None and overflowing is not None, f"{page}: the width was not measured")
-    check(int(width.group(1)) <= PAGE_WIDTH,
-          f"{page} is {width.group(1)} px wide at a {PAGE_WIDTH} px window")
-    check(html.unescape(overflowing.group(1)) == "[]",
-          f"{page}: tables wider than their box at {PAGE_WIDTH} px: "
-          f"{html.unescape(overflowing.group(1))}")
-    print(f"{page.name}: {width.group(1)} px wide at a {PAGE_WIDTH} px window, no table overflows")
-
-
-def main(argv):
-    if len(argv) != 5 or argv[1] not in ("structure", "browser"):
-        print(__doc__, file=sys.stderr)
-        return 2
-    mode, write_fixture, kerntime, work = argv[1], argv[2], argv[3], pathlib.Path(argv[4])
-    browser = chromium()
-    if mode == "browser" and browser is None:
-        print("SKIPPED: chromium not found (apt-get install chromium; scripts/setup.sh does)")
-        return 77
+def structure(write_fixture, kerntime, work):
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     fixture = work / "fixture.json"
@@ -333,34 +305,54 @@ def main(argv):
     names, measured = nightly_json(nightly)
     render(kerntime, nightly, nightly_page)
     nightly_parsed = check_nightly(nightly_page, names, measured)
-    if mode == "structure":
-        check(SAMPLE_REPORT.read_bytes() == h200_page.read_bytes(),
-              f"{SAMPLE_REPORT} is not what kerntime report makes of {H200_JSON} now: run "
-              f"kerntime report {H200_JSON.relative_to(ROOT)} --html "
-              f"{SAMPLE_REPORT.relative_to(ROOT)} -q")
-        print("structure: the fixture and the H200 sample parse, every state shown")
-        return 0
-    for page, parsed in ((fixture_page, fixture_parsed), (h200_page, h200_parsed)):
-        sections = [i for i in parsed.ids
-                    if i in ("summary", "comparison") or i.startswith("benchmark-")]
-        check_in_browser(browser, page, sections, work)
-        check_width(browser, page, work)
-    start = time.monotonic()
-    browse(browser, nightly_page.resolve().as_uri(), "--dump-dom")
-    seconds = time.monotonic() - start
-    check(seconds <= 30, f"{nightly_page} took {seconds:.1f} s to load and lay out (budget 30 s)")
-    print(f"{nightly_page.name}: loaded and laid out in {seconds:.1f} s")
-    sections = [i for i in nightly_parsed.ids if i.startswith("benchmark-")][:1]
-    check_in_browser(browser, nightly_page, sections, work)
-    check_width(browser, nightly_page, work)
+    check(SAMPLE_REPORT.read_bytes() == h200_page.read_bytes(),
+          f"{SAMPLE_REPORT} is not what kerntime report makes of {H200_JSON} now: run "
+          f"kerntime report {H200_JSON.relative_to(ROOT)} --html "
+          f"{SAMPLE_REPORT.relative_to(ROOT)} -q")
+    # What the browser check opens: each page and the sections to photograph.
+    pages = [{"page": page.name, "sections": [i for i in parsed.ids if i in ("summary", "comparison")
+                                               or i.startswith("benchmark-")]}
+             for page, parsed in ((fixture_page, fixture_parsed), (h200_page, h200_parsed))]
+    pages.append({"page": nightly_page.name,
+                  "sections": [i for i in nightly_parsed.ids if i.startswith("benchmark-")][:1]})
+    (work / PAGES_LIST).write_text(json.dumps(pages, indent=1), encoding="utf-8")
+    print("structure: the fixture and the H200 sample parse, every state shown")
     return 0
+
+
+def browser(pages_folder, work):
+    executable = find_chromium()
+    if executable is None:
+        print("SKIPPED: chromium not found (apt-get install chromium; scripts/setup.sh does)")
+        return 77
+    listed = pages_folder / PAGES_LIST
+    check(listed.is_file(), f"no {listed}: the structure check makes the pages (ctest runs it "
+                            "first: html_report_structure)")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    with Browser(executable) as chromium:
+        self_test(chromium, work)
+        for entry in json.loads(listed.read_text(encoding="utf-8")):
+            page = pages_folder / entry["page"]
+            seconds = check_in_browser(chromium, page, entry["sections"], work)
+            check(seconds <= 30, f"{page} took {seconds:.1f} s to load (budget 30 s)")
+    return 0
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == "structure":
+        return structure(argv[2], argv[3], pathlib.Path(argv[4]))
+    if len(argv) == 4 and argv[1] == "browser":
+        return browser(pathlib.Path(argv[2]), pathlib.Path(argv[3]))
+    print(__doc__, file=sys.stderr)
+    return 2
 
 
 def exit_with(main):
     """Runs a check's main(argv) and exits with its code; a failed check exits 1, saying what."""
     try:
         sys.exit(main(sys.argv))
-    except failure as problem:
+    except (failure, BrowserError) as problem:
         print(f"FAILED: {problem}", file=sys.stderr)
         sys.exit(1)
 
