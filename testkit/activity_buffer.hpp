@@ -15,15 +15,22 @@
 namespace kerntime::testing {
 
 class activity_buffer {
-  // The fields every GPU record (kernel, memset, memcpy) has.
+  // The fields every timed record (GPU work, API calls) has.
   template <typename Record>
-  static Record gpu_record(CUpti_ActivityKind kind, std::uint64_t start, std::uint64_t end,
-                           std::uint32_t correlation, std::uint32_t stream) {
+  static Record timed_record(CUpti_ActivityKind kind, std::uint64_t start, std::uint64_t end,
+                             std::uint32_t correlation) {
     Record r{};
     r.kind = kind;
     r.start = start;
     r.end = end;
     r.correlationId = correlation;
+    return r;
+  }
+  // The fields every GPU record (kernel, memset, memcpy) has.
+  template <typename Record>
+  static Record gpu_record(CUpti_ActivityKind kind, std::uint64_t start, std::uint64_t end,
+                           std::uint32_t correlation, std::uint32_t stream) {
+    auto r = timed_record<Record>(kind, start, end, correlation);
     r.streamId = stream;
     return r;
   }
@@ -69,17 +76,19 @@ public:
   void flush_tag(std::uint64_t id, std::uint32_t correlation) {
     tag(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM1, id, correlation);
   }
+  // A kernel launched as iteration `id`: its tag and its record, under one correlation id.
+  void iteration_kernel(std::uint64_t id, const char* name, std::uint64_t start, std::uint64_t end,
+                        std::uint32_t correlation) {
+    iteration_tag(id, correlation);
+    kernel(name, start, end, correlation);
+  }
 
   // `cbid`: the call, as CUPTI_RUNTIME_TRACE_CBID_* or CUPTI_DRIVER_TRACE_CBID_* numbers it.
   // `start`/`end`: when the call ran on the host (ns, the GPU records' clock); 0: not given.
   void api(CUpti_ActivityKind kind, std::uint32_t correlation, std::uint32_t thread,
            std::uint32_t cbid = 0, std::uint64_t start = 0, std::uint64_t end = 0) {
-    CUpti_ActivityAPI a{};
-    a.kind = kind;
+    auto a = timed_record<CUpti_ActivityAPI>(kind, start, end, correlation);
     a.cbid = cbid;
-    a.start = start;
-    a.end = end;
-    a.correlationId = correlation;
     a.threadId = thread;
     a.processId = 42;
     append(a);

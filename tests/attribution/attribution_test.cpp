@@ -32,8 +32,7 @@ TEST(attribution, flush_is_excluded_by_its_tag_not_by_its_name) {
   b.flush_tag(2, 21);
   b.kernel("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<int>>", 58000,
            60000, 21);
-  b.iteration_tag(2, 22);
-  b.kernel("my_kernel", 60100, 70100, 22);
+  b.iteration_kernel(2, "my_kernel", 60100, 70100, 22);
   const timed_trials a = attribute(b.decode(), one_trial(1));
   ASSERT_EQ(a.trials.size(), 1U);
   EXPECT_DOUBLE_EQ(a.trials[0].iterations[0].span_ns, 10000);
@@ -107,8 +106,7 @@ TEST(attribution, graph_nodes_share_the_graph_launch_correlation_and_are_all_cou
 
 TEST(attribution, untagged_work_is_an_error_naming_the_kernel_and_its_thread) {
   activity_buffer b;
-  b.iteration_tag(2, 50);
-  b.kernel("mine", 100, 200, 50);
+  b.iteration_kernel(2, "mine", 100, 200, 50);
   b.api(CUPTI_ACTIVITY_KIND_RUNTIME, 51, 777);
   b.kernel("from_another_thread", 120, 220, 51);
   const std::string message = message_of(b, one_trial(1));
@@ -119,8 +117,7 @@ TEST(attribution, untagged_work_is_an_error_naming_the_kernel_and_its_thread) {
 
 TEST(attribution, dropped_records_invalidate_the_measurement) {
   activity_buffer b;
-  b.iteration_tag(2, 50);
-  b.kernel("k", 100, 200, 50);
+  b.iteration_kernel(2, "k", 100, 200, 50);
   activity_log log = b.decode();
   log.dropped_records = 2;
   EXPECT_THROW((void)attribute(log, one_trial(1)), measurement_invalid);
@@ -128,22 +125,19 @@ TEST(attribution, dropped_records_invalidate_the_measurement) {
 
 TEST(attribution, zero_timestamps_invalidate_the_measurement) {
   activity_buffer b;
-  b.iteration_tag(2, 50);
-  b.kernel("faulted", 0, 0, 50);
+  b.iteration_kernel(2, "faulted", 0, 0, 50);
   EXPECT_NE(message_of(b, one_trial(1)).find("zero timestamps"), std::string::npos);
 }
 
 TEST(attribution, an_end_before_the_start_invalidates_the_measurement) {
   activity_buffer b;
-  b.iteration_tag(2, 50);
-  b.kernel("inverted", 500, 400, 50);
+  b.iteration_kernel(2, "inverted", 500, 400, 50);
   EXPECT_NE(message_of(b, one_trial(1)).find("end before the start"), std::string::npos);
 }
 
 TEST(attribution, an_iteration_without_gpu_work_is_an_error_never_a_zero) {
   activity_buffer b;
-  b.iteration_tag(2, 60);
-  b.kernel("k", 100, 200, 60);
+  b.iteration_kernel(2, "k", 100, 200, 60);
   // iteration id 3 launched nothing
   const std::string message = message_of(b, one_trial(2));
   EXPECT_NE(message.find("iteration 2 of trial 1 produced no GPU record"), std::string::npos)
@@ -152,12 +146,9 @@ TEST(attribution, an_iteration_without_gpu_work_is_an_error_never_a_zero) {
 
 TEST(attribution, a_kernel_set_mismatch_is_reported) {
   activity_buffer b;
-  b.iteration_tag(2, 70);
-  b.kernel("k", 100, 200, 70);
-  b.iteration_tag(3, 71);
-  b.kernel("k", 300, 400, 71);
-  b.iteration_tag(3, 72);
-  b.kernel("extra", 400, 450, 72);
+  b.iteration_kernel(2, "k", 100, 200, 70);
+  b.iteration_kernel(3, "k", 300, 400, 71);
+  b.iteration_kernel(3, "extra", 400, 450, 72);
   const timed_trials a = attribute(b.decode(), one_trial(2));
   ASSERT_EQ(a.warnings.size(), 1U);
   EXPECT_NE(a.warnings[0].find("differs between iterations"), std::string::npos);
@@ -172,13 +163,11 @@ TEST(attribution, discarded_iterations_are_skipped_and_unknown_ids_rejected) {
   activity_buffer b;
   b.iteration_tag(1, 80); // the discarded first iteration
   b.kernel("k", 10, 9000, 80);
-  b.iteration_tag(2, 81);
-  b.kernel("k", 10000, 10100, 81);
+  b.iteration_kernel(2, "k", 10000, 10100, 81);
   const timed_trials a = attribute(b.decode(), one_trial(1));
   EXPECT_DOUBLE_EQ(a.trials[0].iterations[0].span_ns, 100);
 
-  b.iteration_tag(99, 82);
-  b.kernel("k", 20000, 20100, 82);
+  b.iteration_kernel(99, "k", 20000, 20100, 82);
   EXPECT_NE(message_of(b, one_trial(1)).find("never launched"), std::string::npos);
 }
 
@@ -186,8 +175,7 @@ TEST(attribution, internal_work_is_not_counted) {
   activity_buffer b;
   b.tag(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, 1, 90);
   b.kernel("kerntime_clock_check", 0, 16000, 90);
-  b.iteration_tag(2, 91);
-  b.kernel("k", 20000, 20100, 91);
+  b.iteration_kernel(2, "k", 20000, 20100, 91);
   const timed_trials a = attribute(b.decode(), one_trial(1));
   EXPECT_EQ(a.kernels.size(), 1U);
   EXPECT_DOUBLE_EQ(a.trials[0].iterations[0].busy_ns, 100);

@@ -90,8 +90,7 @@ TEST(work_behaviour, calls_outside_the_measured_iterations_are_not_the_works) {
   b.api(CUPTI_ACTIVITY_KIND_RUNTIME, 1, 11, CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020);
   b.flush_tag(2, 2);
   b.api(CUPTI_ACTIVITY_KIND_RUNTIME, 2, 11, CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020);
-  b.iteration_tag(2, 3);
-  b.kernel("k", 10, 20, 3);
+  b.iteration_kernel(2, "k", 10, 20, 3);
   const work_behaviour work = judge_work(b.decode(), one_trial(1));
   EXPECT_EQ(work.synchronizing_iterations, 0);
   EXPECT_TRUE(warnings_about(work, 1).empty());
@@ -164,12 +163,9 @@ TEST(work_behaviour, one_host_gap_in_two_hundred_iterations_is_counted_but_not_w
 
 TEST(work_behaviour, without_a_flush_the_gap_is_measured_from_the_iteration_before) {
   activity_buffer b;
-  b.iteration_tag(1, 1);
-  b.kernel("k", 1'000, 2'000, 1);
-  b.iteration_tag(2, 2);
-  b.kernel("k", 2'500, 3'000, 2);
-  b.iteration_tag(3, 3);
-  b.kernel("k", 23'000, 24'000, 3);
+  b.iteration_kernel(1, "k", 1'000, 2'000, 1);
+  b.iteration_kernel(2, "k", 2'500, 3'000, 2);
+  b.iteration_kernel(3, "k", 23'000, 24'000, 3);
   EXPECT_EQ(idle_before_iterations_ns(b.decode(), one_trial(2)),
             (std::vector<double>{500, 20'000}));
 }
@@ -178,14 +174,10 @@ TEST(work_behaviour, kernels_only_the_rotated_call_runs_are_named_once_in_order)
   // torch.compile(mode="reduce-overhead") on new addresses: the graph copies its inputs into
   // static buffers before replaying; on the same inputs it replays alone.
   activity_buffer b;
-  b.iteration_tag(2, 1);
-  b.kernel("triton_poi_fused_0", 1'000, 2'000, 1);
-  b.iteration_tag(3, 2);
-  b.kernel("copy_kernel", 3'000, 3'500, 2);
-  b.iteration_tag(3, 3);
-  b.kernel("copy_kernel", 3'600, 4'000, 3);
-  b.iteration_tag(3, 4);
-  b.kernel("triton_poi_fused_0", 4'100, 5'000, 4);
+  b.iteration_kernel(2, "triton_poi_fused_0", 1'000, 2'000, 1);
+  b.iteration_kernel(3, "copy_kernel", 3'000, 3'500, 2);
+  b.iteration_kernel(3, "copy_kernel", 3'600, 4'000, 3);
+  b.iteration_kernel(3, "triton_poi_fused_0", 4'100, 5'000, 4);
   const activity_log log = b.decode();
   EXPECT_EQ(kernels_added_by_rotation(log, 2, 3), std::vector<std::string>{"copy_kernel"});
   EXPECT_TRUE(kernels_added_by_rotation(log, 3, 2).empty()); // fewer kernels add none
@@ -202,10 +194,8 @@ TEST(work_behaviour, kernels_only_the_rotated_call_runs_are_named_once_in_order)
 
 TEST(work_behaviour, the_same_kernels_on_rotated_inputs_add_nothing) {
   activity_buffer b;
-  b.iteration_tag(2, 1);
-  b.kernel("gemm", 1'000, 2'000, 1);
-  b.iteration_tag(3, 2);
-  b.kernel("gemm", 3'000, 4'000, 2);
+  b.iteration_kernel(2, "gemm", 1'000, 2'000, 1);
+  b.iteration_kernel(3, "gemm", 3'000, 4'000, 2);
   EXPECT_TRUE(kernels_added_by_rotation(b.decode(), 2, 3).empty());
 }
 
@@ -215,10 +205,8 @@ TEST(work_behaviour, launches_of_an_iteration_count_its_flush_and_work_records) 
   b.memset(0, 10, 1);
   b.flush_tag(1, 2);
   b.kernel("l2_flush_read_back", 10, 20, 2);
-  b.iteration_tag(1, 3);
-  b.kernel("k", 30, 40, 3);
-  b.iteration_tag(2, 4);
-  b.kernel("k", 50, 60, 4);
+  b.iteration_kernel(1, "k", 30, 40, 3);
+  b.iteration_kernel(2, "k", 50, 60, 4);
   b.tag(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, 1, 5); // the blocking kernel: kerntime's own
   b.kernel("wait_for_release", 0, 5, 5);
   EXPECT_EQ(launches_of_iteration(b.decode(), 1), 3);

@@ -30,7 +30,13 @@ protected:
     const cupti_session session(library, outcome);
     return outcome;
   }
+  // The stand-in's flush hands out one kernel, "user_kernel", launched as iteration 1.
+  void flush_one_user_kernel() {
+    flushed.iteration_kernel(1, "user_kernel", 100, 200, 10);
+    state.records = &flushed;
+  }
   cupti_library library = fake_library();
+  testing::activity_buffer flushed;
 };
 
 std::vector<std::string> without(const std::vector<std::string>& calls, const std::string& name) {
@@ -56,10 +62,7 @@ TEST_F(cupti_session_test, attaches_enables_six_kinds_and_never_the_serialising_
 }
 
 TEST_F(cupti_session_test, detaches_in_one_step_and_decodes_the_flushed_buffer) {
-  testing::activity_buffer records;
-  records.iteration_tag(1, 10);
-  records.kernel("user_kernel", 100, 200, 10);
-  state.records = &records;
+  flush_one_user_kernel();
 
   attach_outcome outcome;
   cupti_session session(library, outcome);
@@ -306,10 +309,7 @@ protected:
 };
 
 TEST_F(shared_cupti_test, times_with_the_activity_api_alone_and_leaves_cupti_as_found) {
-  testing::activity_buffer records;
-  records.iteration_tag(1, 10);
-  records.kernel("user_kernel", 100, 200, 10);
-  state.records = &records;
+  flush_one_user_kernel();
 
   attach_outcome outcome;
   cupti_session session(library, outcome, grant());
@@ -420,12 +420,8 @@ TEST_F(shared_cupti_test, a_second_kerntime_is_never_taken_for_an_idle_profiler)
 // torch.profiler tags its ops with CUSTOM0 ids of its own while it records: such a tag on a
 // record means the guess "idle" was wrong.
 TEST_F(shared_cupti_test, a_tag_kerntime_did_not_push_makes_the_measurement_invalid) {
-  testing::activity_buffer records;
-  records.iteration_tag(1, 10);
-  records.kernel("user_kernel", 100, 200, 10);
-  records.iteration_tag(2561, 11);
-  records.kernel("profiled_op", 300, 400, 11);
-  state.records = &records;
+  flush_one_user_kernel();
+  flushed.iteration_kernel(2561, "profiled_op", 300, 400, 11);
 
   attach_outcome outcome;
   cupti_session session(library, outcome, grant());
@@ -481,8 +477,7 @@ TEST_F(shared_cupti_test, every_tag_kerntime_pushed_passes_the_tripwire) {
     records.flush_tag(id, 100 + id);
     const std::uint64_t at = std::uint64_t{id} * 1000;
     records.memset(at, at + 50, 100 + id);
-    records.iteration_tag(id, 200 + id);
-    records.kernel("user_kernel", at + 100, at + 200, 200 + id);
+    records.iteration_kernel(id, "user_kernel", at + 100, at + 200, 200 + id);
   }
   records.tag(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM2, 1, 300);
   records.kernel("clock_check", 9000, 9100, 300);
@@ -506,8 +501,7 @@ TEST_F(shared_cupti_test, every_tag_kerntime_pushed_passes_the_tripwire) {
 TEST_F(shared_cupti_test, a_foreign_tag_under_kerntime_s_own_subscription_is_left_to_attribution) {
   state.subscribe_result = CUPTI_SUCCESS;
   testing::activity_buffer records;
-  records.iteration_tag(2561, 11);
-  records.kernel("profiled_op", 300, 400, 11);
+  records.iteration_kernel(2561, "profiled_op", 300, 400, 11);
   state.records = &records;
   attach_outcome outcome;
   cupti_session session(library, outcome, grant());
