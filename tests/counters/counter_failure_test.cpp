@@ -5,27 +5,37 @@
 
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 namespace kerntime::detail {
 namespace {
 
-// gtest's own assertion, so a failure prints the whole reason.
-::testing::AssertionResult contains(const std::string& reason, const std::string& part) {
-  if (reason.find(part) != std::string::npos) {
+// gtest's own assertion, so a failure prints the whole reason and every part it lacks.
+::testing::AssertionResult contains(const std::string& reason,
+                                    std::initializer_list<std::string_view> parts) {
+  std::string lacks;
+  for (const std::string_view part : parts) {
+    if (reason.find(part) == std::string::npos) {
+      lacks += (lacks.empty() ? "\"" : ", \"") + std::string(part) + "\"";
+    }
+  }
+  if (lacks.empty()) {
     return ::testing::AssertionSuccess();
   }
-  return ::testing::AssertionFailure() << "\"" << reason << "\" lacks \"" << part << "\"";
+  return ::testing::AssertionFailure() << "\"" << reason << "\" lacks " << lacks;
+}
+::testing::AssertionResult contains(const std::string& reason, std::string_view part) {
+  return contains(reason, {part});
 }
 
 TEST(counter_failure, insufficient_privileges_names_the_driver_setting_and_the_fix) {
-  const auto reason =
-      counter_failure_reason(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, counter_step::enable);
-  EXPECT_TRUE(contains(reason, "insufficient privileges"));
-  EXPECT_TRUE(contains(reason, "NVreg_RestrictProfilingToAdminUsers=1"));
-  EXPECT_TRUE(contains(reason, "ERR_NVGPUCTRPERM"));
-  EXPECT_TRUE(contains(reason, "NVreg_RestrictProfilingToAdminUsers=0"));
-  EXPECT_TRUE(contains(reason, "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES from range profiler enable)"));
+  EXPECT_TRUE(
+      contains(counter_failure_reason(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, counter_step::enable),
+               {"insufficient privileges", "NVreg_RestrictProfilingToAdminUsers=1",
+                "ERR_NVGPUCTRPERM", "NVreg_RestrictProfilingToAdminUsers=0",
+                "(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES from range profiler enable)"}));
 }
 
 TEST(counter_failure, a_vgpu_names_the_vgpu_and_whether_the_hypervisor_or_cupti_refused) {
@@ -60,11 +70,9 @@ TEST(counter_failure, an_unsupported_device_names_what_it_is) {
 }
 
 TEST(counter_failure, a_mig_instance_says_shared_units_metrics_are_not_available) {
-  const auto reason =
-      counter_failure_reason(CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED, counter_step::enable);
-  EXPECT_TRUE(contains(reason, "MIG:"));
-  EXPECT_TRUE(contains(reason, "DRAM and L2 are shared with the other instances"));
-  EXPECT_TRUE(contains(reason, "n/a"));
+  EXPECT_TRUE(
+      contains(counter_failure_reason(CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED, counter_step::enable),
+               {"MIG:", "DRAM and L2 are shared with the other instances", "n/a"}));
 }
 
 TEST(counter_failure, another_profiler_holding_the_counters_or_cupti_says_so) {

@@ -10,16 +10,18 @@
 #include <variant>
 #include <vector>
 
+#include "kerntime/counters.hpp"
+
 namespace kerntime::detail {
 namespace {
 
-const std::string dram_read = "dram__bytes_read.sum";
-const std::string dram_write = "dram__bytes_write.sum";
-const std::string dram_pct = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
-const std::string l2_hit_rate = "lts__t_sector_hit_rate.pct";
+using counter_metrics::dram_percent;
+using counter_metrics::dram_read;
+using counter_metrics::dram_write;
+using counter_metrics::l2_hit_rate;
+using counter_metrics::range_duration;
 const std::string gh100_tensor_pipe =
     "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active";
-const std::string duration = "gpu__time_duration.sum";
 const std::string sm_throughput = "sm__throughput.avg.pct_of_peak_sustained_elapsed";
 
 class metric_plan_test : public ::testing::Test {
@@ -35,14 +37,15 @@ protected:
 };
 
 TEST_F(metric_plan_test, dram_read_write_and_percent_of_peak_take_one_pass_on_gh100) {
-  const auto plan = check_metrics(*host_, "GH100", {dram_read, dram_write, dram_pct});
+  const auto plan = check_metrics(*host_, "GH100", {dram_read, dram_write, dram_percent});
   EXPECT_EQ(plan.passes, 1U);
   EXPECT_TRUE(plan.all_known());
 }
 
 TEST_F(metric_plan_test, adding_l2_hit_rate_tensor_pipe_and_duration_takes_two_passes_on_gh100) {
   const auto plan = check_metrics(
-      *host_, "GH100", {dram_read, dram_write, dram_pct, l2_hit_rate, gh100_tensor_pipe, duration});
+      *host_, "GH100",
+      {dram_read, dram_write, dram_percent, l2_hit_rate, gh100_tensor_pipe, range_duration});
   EXPECT_EQ(plan.passes, 2U);
 }
 

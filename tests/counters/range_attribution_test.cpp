@@ -6,16 +6,19 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "kerntime/counters.hpp"
+
 namespace kerntime::detail {
 namespace {
 
-const std::string bytes_read = "dram__bytes_read.sum";
-const std::string dram_pct = "dram__throughput.avg.pct_of_peak_sustained_elapsed";
-const std::string duration = "gpu__time_duration.sum";
+using counter_metrics::dram_percent;
+using counter_metrics::dram_read;
+using counter_metrics::range_duration;
 
 // A CUB radix sort's kernels as CUPTI names them (mangled) and as timing names them (demangled).
 const std::string histogram_mangled = "_ZN3cub30DeviceRadixSortHistogramKernelIjEEvPjPKT_i";
@@ -29,8 +32,17 @@ const std::string onesweep = "void cub::DeviceRadixSortOnesweepKernel<unsigned i
                              "int*, unsigned int*, unsigned int const*, int)";
 const std::string memset_name = "[memset]";
 
+// A mismatch of `kind` for the kernel `name`, counting `launches` launches and `ranges` ranges.
+void expect_mismatch(const attribution_mismatch& m, attribution_mismatch_kind kind,
+                     const std::string& name, std::size_t launches, std::size_t ranges) {
+  EXPECT_EQ(m.kind, kind);
+  EXPECT_EQ(m.name, name);
+  EXPECT_EQ(m.launches, launches);
+  EXPECT_EQ(m.ranges, ranges);
+}
+
 profiled_range range(std::string name, double read, double pct, double time_ns) {
-  return {std::move(name), {{bytes_read, read}, {dram_pct, pct}, {duration, time_ns}}};
+  return {std::move(name), {{dram_read, read}, {dram_percent, pct}, {range_duration, time_ns}}};
 }
 
 std::vector<profiled_range> radix_sort_ranges() {
@@ -88,25 +100,25 @@ TEST(range_attribution, every_kernel_of_a_radix_sort_gets_its_ranges_in_launch_o
   EXPECT_EQ(result.kernels[2].name, onesweep);
   EXPECT_EQ(result.kernels[2].launches, 4U);
   EXPECT_EQ(result.kernels[2].ranges, (std::vector<std::size_t>{2, 3, 4, 5}));
-  EXPECT_EQ(result.kernels[0].metrics.at(bytes_read), 1000);
-  EXPECT_EQ(result.kernels[0].metrics.at(dram_pct), 40);
+  EXPECT_EQ(result.kernels[0].metrics.at(dram_read), 1000);
+  EXPECT_EQ(result.kernels[0].metrics.at(dram_percent), 40);
 }
 
 TEST(range_attribution, sums_add_over_calls_and_percentages_are_weighted_by_duration) {
   const auto result = attribute_ranges(radix_sort_ranges(), radix_sort_launches());
   const auto& onesweep_metrics = result.kernels[2].metrics;
-  EXPECT_EQ(onesweep_metrics.at(bytes_read), 16000);
-  EXPECT_EQ(onesweep_metrics.at(duration), 100);
+  EXPECT_EQ(onesweep_metrics.at(dram_read), 16000);
+  EXPECT_EQ(onesweep_metrics.at(range_duration), 100);
   // (80*30 + 70*10 + 60*20 + 50*40) / 100
-  EXPECT_DOUBLE_EQ(onesweep_metrics.at(dram_pct), 63);
+  EXPECT_DOUBLE_EQ(onesweep_metrics.at(dram_percent), 63);
 }
 
 TEST(range_attribution, without_durations_other_roll_ups_are_the_plain_mean) {
-  const std::vector<profiled_range> ranges = {{"k", {{dram_pct, 80}, {"sm__cycles.max", 5}}},
-                                              {"k", {{dram_pct, 50}, {"sm__cycles.max", 9}}}};
+  const std::vector<profiled_range> ranges = {{"k", {{dram_percent, 80}, {"sm__cycles.max", 5}}},
+                                              {"k", {{dram_percent, 50}, {"sm__cycles.max", 9}}}};
   const auto result = attribute_ranges(
       ranges, iteration_of({{"k", activity_kind::kernel}, {"k", activity_kind::kernel}}));
-  EXPECT_DOUBLE_EQ(result.kernels[0].metrics.at(dram_pct), 65);
+  EXPECT_DOUBLE_EQ(result.kernels[0].metrics.at(dram_percent), 65);
   EXPECT_EQ(result.kernels[0].metrics.at("sm__cycles.max"), 9);
 }
 
@@ -123,10 +135,8 @@ TEST(range_attribution, a_range_named_after_no_kernel_and_a_kernel_without_range
   ranges[1].name = "_Z14unknown_kernelv";
   const auto result = attribute_ranges(ranges, radix_sort_launches());
   ASSERT_EQ(result.mismatches.size(), 2U);
-  EXPECT_EQ(result.mismatches[0].kind, attribution_mismatch_kind::kernel_without_range);
-  EXPECT_EQ(result.mismatches[0].name, exclusive_sum);
-  EXPECT_EQ(result.mismatches[0].launches, 1U);
-  EXPECT_EQ(result.mismatches[0].ranges, 0U);
+  expect_mismatch(result.mismatches[0], attribution_mismatch_kind::kernel_without_range,
+                  exclusive_sum, 1, 0);
   EXPECT_EQ(result.mismatches[1].kind, attribution_mismatch_kind::range_without_kernel);
   EXPECT_EQ(result.mismatches[1].name, "_Z14unknown_kernelv");
   EXPECT_EQ(result.mismatches[1].ranges, 1U);
@@ -139,11 +149,8 @@ TEST(range_attribution, a_kernel_with_fewer_ranges_than_launches_is_a_count_mism
   ranges.pop_back();
   const auto result = attribute_ranges(ranges, radix_sort_launches());
   ASSERT_EQ(result.mismatches.size(), 1U);
-  EXPECT_EQ(result.mismatches[0].kind, attribution_mismatch_kind::count_differs);
-  EXPECT_EQ(result.mismatches[0].name, onesweep);
-  EXPECT_EQ(result.mismatches[0].launches, 4U);
-  EXPECT_EQ(result.mismatches[0].ranges, 3U);
-  EXPECT_EQ(result.kernels[2].metrics.at(bytes_read), 12000);
+  expect_mismatch(result.mismatches[0], attribution_mismatch_kind::count_differs, onesweep, 4, 3);
+  EXPECT_EQ(result.kernels[2].metrics.at(dram_read), 12000);
 }
 
 TEST(range_attribution, the_same_kernels_in_another_order_are_reported_where_they_part) {
