@@ -118,25 +118,27 @@ TEST(trial_loop, trials_that_are_not_throttled_run_once_without_warnings) {
   EXPECT_FALSE(run.out.telemetry[2].throttled);
 }
 
-TEST(trial_loop, stop_at_ci_adds_trials_until_the_interval_of_the_median_is_within_target) {
+// Five trials, then more until the median's interval is within ±0.5 % (at most `max_trials`), on
+// trial medians that alternate between `high` and `low`.
+loop_run run_to_half_a_percent(double high, double low, int max_trials = protocol{}.max_trials) {
   protocol p;
   p.trials = 5;
   p.stop_at_ci = 0.5;
+  p.max_trials = max_trials;
+  return run_loop(p, clock_event_reason::gpu_idle,
+                  [high, low](int trial) { return trial % 2 == 0 ? high : low; });
+}
+
+TEST(trial_loop, stop_at_ci_adds_trials_until_the_interval_of_the_median_is_within_target) {
   // Trial medians alternate 1000 ± 3 ns (±0.3 %): six trials give an interval of [997, 1003].
-  const loop_run run = run_loop(p, clock_event_reason::gpu_idle,
-                                [](int trial) { return trial % 2 == 0 ? 1003.0 : 997.0; });
+  const loop_run run = run_to_half_a_percent(1003.0, 997.0);
   EXPECT_EQ(run.trials_run, 6);
   EXPECT_EQ(run.out.stopped_because, stop_reason::interval_reached);
   EXPECT_EQ(run.out.telemetry.size(), 6U);
 }
 
 TEST(trial_loop, stop_at_ci_ends_at_max_trials_when_the_noise_is_too_wide) {
-  protocol p;
-  p.trials = 5;
-  p.stop_at_ci = 0.5;
-  p.max_trials = 12;
-  const loop_run run = run_loop(p, clock_event_reason::gpu_idle,
-                                [](int trial) { return trial % 2 == 0 ? 1100.0 : 900.0; });
+  const loop_run run = run_to_half_a_percent(1100.0, 900.0, /*max_trials=*/12);
   EXPECT_EQ(run.trials_run, 12);
   EXPECT_EQ(run.out.stopped_because, stop_reason::max_trials);
 }
