@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "stand_in_outcome.hpp"
 #include "supervise/ab_run.hpp"
 
 #ifndef KERNTIME_STAND_IN_WORKER
@@ -56,11 +57,7 @@ ab_pair_slot pair_on(int device, const std::vector<std::string>& names, double b
           .label = "GPU " + std::to_string(device)};
 }
 
-struct outcome {
-  std::vector<ab_state_outcome> states;
-  supervision_summary summary;
-  std::string events;
-};
+using outcome = stand_in_outcome<ab_state_outcome>;
 
 outcome run_with(const std::vector<std::string>& names, std::vector<ab_pair_slot> pairs,
                  std::size_t min_rounds = 3, std::size_t max_pairs = 40,
@@ -72,12 +69,10 @@ outcome run_with(const std::vector<std::string>& names, std::vector<ab_pair_slot
   settings.keep_workers = keep_workers;
   settings.trial_timeout_s = 30;
   settings.start_timeout_s = 30;
-  std::ostringstream events;
-  settings.events = &events;
-  outcome o;
-  o.states = run_ab(states_named(names), settings, &o.summary);
-  o.events = events.str();
-  return o;
+  return run_capturing_events<ab_state_outcome>(
+      settings, [&names](const ab_run_settings& s, supervision_summary* summary) {
+        return run_ab(states_named(names), s, summary);
+      });
 }
 
 // The most rounds any state ran.
