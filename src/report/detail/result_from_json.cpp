@@ -158,14 +158,18 @@ stopping_summary stopping_of(json_value j, const measurement_result& r) {
   return s;
 }
 
+// A block a later kerntime added, read by `read_block`; a file from before it gets `absent`, what
+// such a file meant.
+template <typename Block, typename Read>
+Block read_block_added_later(json_value result, const char* key, Read read_block,
+                             Block absent = {}) {
+  const auto block = block_added_later(result, key);
+  return block ? read_block(*block) : absent;
+}
+
 // A file from before the work was judged has no "work": nothing was judged then (all zero).
-work_behaviour work_of(json_value result) {
+work_behaviour work_of(json_value j) {
   work_behaviour w;
-  const auto block = block_added_later(result, "work");
-  if (!block) {
-    return w;
-  }
-  const json_value j = *block;
   w.synchronizing_iterations = read<int>(j, "synchronizing_iterations");
   w.synchronizing_calls = read<std::vector<std::string>>(j, "synchronizing_calls");
   w.host_gap_iterations = read<int>(j, "host_gap_iterations");
@@ -179,25 +183,23 @@ work_behaviour work_of(json_value result) {
 }
 
 // A file from before the phases were timed has none: all zero.
-host_phases host_phases_of(json_value result) {
+host_phases host_phases_of(json_value j) {
   host_phases p;
-  if (const auto j = block_added_later(result, "host_phases_seconds")) {
-    for (const auto& [name, field] : host_phase_names) {
-      p.*field = read<double>(*j, std::string(name).c_str());
-    }
+  for (const auto& [name, field] : host_phase_names) {
+    p.*field = read<double>(j, std::string(name).c_str());
   }
   return p;
 }
 
 // A file from before energy was read has none: unavailable, and why.
-energy_summary energy_of(json_value result) {
+energy_summary energy_not_recorded() {
   energy_summary e;
-  const auto block = block_added_later(result, "energy");
-  if (!block) {
-    e.unavailable_reason = "not recorded (the file was written before kerntime read energy)";
-    return e;
-  }
-  const json_value j = *block;
+  e.unavailable_reason = "not recorded (the file was written before kerntime read energy)";
+  return e;
+}
+
+energy_summary energy_of(json_value j) {
+  energy_summary e;
   e.available = read<bool>(j, "available");
   e.unavailable_reason = read<std::string>(j, "unavailable_reason");
   e.joules_per_iteration = read_optional<double>(j, "joules_per_iteration");
@@ -240,13 +242,8 @@ counters_derived counters_derived_of(json_value j, const std::map<std::string, d
 
 // A file from before the counter pass has no "counters": none were requested. A not-requested
 // block holds its status alone, an unavailable one its reason too.
-counters_summary counters_of(json_value result) {
+counters_summary counters_of(json_value j) {
   counters_summary c;
-  const auto block = block_added_later(result, "counters");
-  if (!block) {
-    return c;
-  }
-  const json_value j = *block;
   c.status = read_enum(j, "status", parse_counters_status);
   if (c.status == counters_status::not_requested) {
     return c;
@@ -394,12 +391,12 @@ measurement_result result_of(json_value j, bool with_trace) {
   }
   r.telemetry = device_telemetry_of(field(j, "device_telemetry"));
   judge_again_by_the_clock(r, field(j, "trials"));
-  r.energy = energy_of(j);
-  r.counters = counters_of(j);
+  r.energy = read_block_added_later(j, "energy", energy_of, energy_not_recorded());
+  r.counters = read_block_added_later<counters_summary>(j, "counters", counters_of);
   r.warnings = read<std::vector<std::string>>(j, "warnings");
-  r.work = work_of(j);
+  r.work = read_block_added_later<work_behaviour>(j, "work", work_of);
   r.wall_seconds = read<double>(j, "wall_seconds");
-  r.phases = host_phases_of(j);
+  r.phases = read_block_added_later<host_phases>(j, "host_phases_seconds", host_phases_of);
   r.flush_bytes = read<std::size_t>(j, "flush_bytes");
   r.flush_median_ns = read<double>(j, "flush_median_ns");
   // Files written before results recorded the timer's step: read off their spans, as summarise
