@@ -22,11 +22,11 @@ int main(int argc, char** argv) try {
   constexpr int input_sets = 3;
   device_buffer<char> flush(2 * testkit::l2_bytes());
   cuda_stream stream;
-  bench::bf16_gemm gemm(4096, input_sets, stream.get());
+  testkit::bf16_gemm gemm(4096, input_sets);
 
   for (int i = 0; i < warmup_calls + calls; ++i) {
     KT_CUDA_CHECK(cudaMemsetAsync(flush.data(), i & 0xff, flush.bytes(), stream.get()));
-    gemm.run(stream.get(), i % input_sets);
+    gemm(stream.get(), i % input_sets);
   }
   KT_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
   bench::result_line("gemm_for_ncu").add("warmup_calls", warmup_calls).add("calls", calls).print();

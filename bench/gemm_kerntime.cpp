@@ -15,9 +15,9 @@
 int main() try {
   using namespace kerntime;
   cuda_stream stream;
-  bench::bf16_gemm gemm(4096, protocol{}.input_sets, stream.get());
+  testkit::bf16_gemm gemm(4096, protocol{}.input_sets);
   const measurement_result r =
-      measure([&](cudaStream_t s, int set) { gemm.run(s, set); }, protocol{}, stream.get());
+      measure([&](cudaStream_t s, int set) { gemm(s, set); }, protocol{}, stream.get());
 
   for (const kernel_summary& k : r.kernels) {
     std::printf("kernel: %s calls/iter=%g mean_us=%.3f share=%.4f\n", k.name.c_str(),

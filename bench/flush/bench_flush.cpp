@@ -131,8 +131,8 @@ int main() {
     device_buffer<float> softmax_in(softmax_values + 3 * shift / sizeof(float));
     device_buffer<float> softmax_out(softmax_values + 3 * shift / sizeof(float));
     KT_CUDA_CHECK(cudaMemset(softmax_in.data(), 0, softmax_in.bytes()));
-    bench::bf16_gemm gemm_1024(1024, 3, stream.get());
-    bench::bf16_gemm gemm_2048(2048, 1, stream.get());
+    testkit::bf16_gemm gemm_1024(1024, 3);
+    testkit::bf16_gemm gemm_2048(2048, 1);
 
     const std::vector<bench_case> cases = {
         {"probe_read", 1,
@@ -161,8 +161,8 @@ int main() {
            KT_CUDA_CHECK(cudaMemcpyAsync(copy_to.data() + at, copy_from.data() + at, copy_bytes,
                                          cudaMemcpyDeviceToDevice, s));
          }},
-        {"gemm_1024", 3, [&](cudaStream_t s, int set) { gemm_1024.run(s, set); }},
-        {"gemm_2048", 1, [&](cudaStream_t s, int set) { gemm_2048.run(s, set); }},
+        {"gemm_1024", 3, [&](cudaStream_t s, int set) { gemm_1024(s, set); }},
+        {"gemm_2048", 1, [&](cudaStream_t s, int set) { gemm_2048(s, set); }},
         {"softmax_16MiB", 3,
          [&](cudaStream_t s, int set) {
            const std::size_t at = shift / sizeof(float) * static_cast<std::size_t>(set);
