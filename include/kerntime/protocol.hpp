@@ -24,6 +24,8 @@ enum class headline_metric { span, busy };
 // the L2 flush stays outside the graph (docs/protocol.md, "CUDA-graph mode").
 enum class launch_mode { stream, graph };
 
+// Every field has a default, so a designated initializer names only what differs:
+// `protocol{.trials = 10, .input_sets = 1}`.
 struct protocol {
   int warmup = 10;          // untimed iterations before the timer is attached (JIT, autotuning)
   bool warmup_auto = false; // then keep warming up until the iteration time settles (at least
@@ -31,7 +33,7 @@ struct protocol {
   int trials = 5;           // independent groups of iterations; with stop_at_ci, the minimum
   // Keep adding trials until the 95 % interval of the median is within ±stop_at_ci % of it,
   // bounded by max_trials and max_time_s. Unset: exactly `trials` trials (the default).
-  std::optional<double> stop_at_ci;
+  std::optional<double> stop_at_ci{};
   int max_trials = 100;        // with stop_at_ci: the most trials (kept ones) it may take
   double max_time_s = 30;      // with stop_at_ci: no trial starts after this much wall time
   int repeats = 50;            // iterations per trial
@@ -49,7 +51,7 @@ struct protocol {
   // It never changes the timing result. `metrics`: CUPTI metric names of this chip; empty: the
   // default set (DRAM bytes read and written, DRAM %, L2 hit rate, tensor-pipe %).
   bool counters = false;
-  std::vector<std::string> metrics;
+  std::vector<std::string> metrics{};
   // With counters: no timing trials at all, only the warm-up, one traced iteration and the
   // counter pass; the result carries the counters block and no latency. `kerntime run
   // --counters` times every state first and profiles them in this mode afterwards, so a state's

@@ -116,7 +116,7 @@ struct work_behaviour {
 
 struct device_info {
   int ordinal = 0;
-  std::string name;
+  std::string name{};
   int compute_capability_major = 0;
   int compute_capability_minor = 0;
   int multiprocessors = 0;

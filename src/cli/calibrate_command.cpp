@@ -28,12 +28,7 @@ calibration_gemm_factory& factory_slot() {
 // Short: a calibration is a few large operations, and their spread is small. The flush stays
 // on, so the copy reads DRAM, not L2.
 protocol calibration_protocol() {
-  protocol p;
-  p.warmup = 3;
-  p.trials = 3;
-  p.repeats = 10;
-  p.input_sets = 1;
-  return p;
+  return protocol{.warmup = 3, .trials = 3, .repeats = 10, .input_sets = 1};
 }
 
 } // namespace

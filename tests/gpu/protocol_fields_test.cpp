@@ -19,14 +19,12 @@ namespace {
 using namespace std::chrono_literals;
 
 protocol unusual_protocol() {
-  protocol p;
-  p.warmup = 3;
-  p.trials = 4;
-  p.repeats = 7;
-  p.input_sets = 5;
-  p.backend = backend_request::cupti;
-  p.flush_bytes = std::size_t{32} << 20;
-  return p;
+  return protocol{.warmup = 3,
+                  .trials = 4,
+                  .repeats = 7,
+                  .flush_bytes = std::size_t{32} << 20,
+                  .input_sets = 5,
+                  .backend = backend_request::cupti};
 }
 
 class protocol_fields : public gpu_test {};

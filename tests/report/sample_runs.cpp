@@ -149,14 +149,14 @@ benchmark_run ok_run() {
                 "throttled: 1 of 2 trials below 90 % of max SM clock: 1742 MHz, 88 %; their "
                 "samples are kept"};
   r.wall_seconds = 0.25;
-  r.phases.prepare = 0.015625;
-  r.phases.warmup = 0.0078125;
-  r.phases.attach = 0.00390625;
-  r.phases.first_calls = 0.0078125;
-  r.phases.trials = 0.1875;
-  r.phases.telemetry = 0.0078125;
-  r.phases.detach = 0.00390625;
-  r.phases.summarise = 0.0234375;
+  r.phases = {.prepare = 0.015625,
+              .warmup = 0.0078125,
+              .attach = 0.00390625,
+              .first_calls = 0.0078125,
+              .trials = 0.1875,
+              .telemetry = 0.0078125,
+              .detach = 0.00390625,
+              .summarise = 0.0234375};
   r.flush_bytes = 125829120;
   r.energy.available = true;
   r.energy.joules_per_iteration = 0.0912;

@@ -187,11 +187,11 @@ TEST(SpeedOfLight, AchievableComesFromTheCalibration) {
 
 TEST(SpeedOfLight, AddedOnlyToOkRunsWithAPeak) {
   measurement_result r;
-  r.device.compute_capability_major = 9;
-  r.device.multiprocessors = 132;
-  r.device.peak_sm_clock_khz = 1980000;
-  r.device.memory_clock_khz = 3201000;
-  r.device.memory_bus_width_bits = 6016;
+  r.device = {.compute_capability_major = 9,
+              .multiprocessors = 132,
+              .peak_sm_clock_khz = 1980000,
+              .memory_clock_khz = 3201000,
+              .memory_bus_width_bits = 6016};
   r.latency_ns = 1000;
   std::vector<benchmark_run> runs(3);
   runs[0].result = r;

@@ -101,9 +101,11 @@ void print_latency_table(std::ostream& out, const benchmark_group& group,
   for (const auto i : group.runs) {
     const auto& run = runs[i];
     if (summary) { // the state's trials drawn small beside its name: no wider a table
-      out << "<tr><td class=\"name\">" << html_escape(run.state_name)
-          << (run.result ? " " + trial_glyph(run.state_name, *run.result) : std::string())
-          << "</td>";
+      out << "<tr><td class=\"name\">" << html_escape(run.state_name);
+      if (run.result) {
+        out << ' ' << trial_glyph(run.state_name, *run.result);
+      }
+      out << "</td>";
     } else {
       out << fmt::format("<tr><td class=\"name\"><a href=\"#{}\">{}</a></td>", html_id("state", i),
                          html_escape(run.state_name));
