@@ -281,13 +281,8 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
                 "Seconds of a state's own trials (over all rounds) after which it runs in no "
                 "more rounds; then inconclusive")
       ->capture_default_str();
-  ab.add_option("--state-timeout", flags.state_timeout_s,
-                "Seconds one trial may run before its worker is killed and the state recorded as "
-                "timed_out for that side")
-      ->capture_default_str();
-  ab.add_option("--devices", flags.devices,
-                "Run a pair of workers on each of these GPUs in parallel: all, or numbers such "
-                "as 0,2,3");
+  add_worker_options(ab, flags.workers,
+                     {"a pair of workers", "one trial", "timed_out for that side"});
   ab.add_flag("--fail-on-inconclusive", flags.fail_on_inconclusive,
               "Exit 1 when a state ends inconclusive (a strict gate)");
   add_comparison_output_options(ab, flags.outputs);
@@ -338,11 +333,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
         flags.min_rounds, flags.pairs_per_round, flags.max_pairs,
         flags.max_pairs / flags.pairs_per_round));
   }
-  if (!(flags.max_time_s > 0) || !(flags.state_timeout_s > 0)) {
+  if (!(flags.max_time_s > 0)) {
     throw invalid_argument(fmt::format(
-        "--max-time {:g} and --state-timeout {:g} are seconds and must be above 0, e.g. "
-        "--max-time 60",
-        flags.max_time_s, flags.state_timeout_s));
+        "--max-time {:g}: give a number of seconds above 0, e.g. --max-time 60", flags.max_time_s));
   }
   if (flags.vary_placement != "on" && flags.vary_placement != "all" &&
       flags.vary_placement != "off") {
@@ -363,10 +356,7 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   const std::string a_path = program_path(flags.programs[0], "A_PROGRAM");
   const std::string b_path = program_path(flags.programs[1], "B_PROGRAM");
   check_output_paths(outputs, {{"A_PROGRAM", a_path}, {"B_PROGRAM", b_path}});
-  if (flags.devices) {
-    const int count = count_devices();
-    (void)parse_devices(*flags.devices, count > 0 ? count : unknown_device_count);
-  }
+  check_worker_flags(flags.workers);
   const auto selection = forwarded_arguments(ab, true);
   const auto matched =
       match(plan_of(a_path, "A_PROGRAM", selection), plan_of(b_path, "B_PROGRAM", selection));
@@ -388,8 +378,8 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   settings.min_rounds = static_cast<std::size_t>(flags.min_rounds);
   settings.keep_workers = flags.keep_workers;
   settings.max_time_s = flags.max_time_s;
-  settings.trial_timeout_s = flags.state_timeout_s;
-  settings.start_timeout_s = std::max(120.0, flags.state_timeout_s);
+  settings.trial_timeout_s = flags.workers.state_timeout_s;
+  settings.start_timeout_s = std::max(120.0, flags.workers.state_timeout_s);
   settings.progress = env.err_is_terminal ? &err : nullptr;
   settings.events = &err;
   std::vector<std::string> worker_args{"run", "--trials", "1"};
@@ -407,8 +397,8 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     launch.environment = std::move(environment);
     return launch;
   };
-  if (flags.devices) {
-    for (const int d : parse_devices(*flags.devices, count_devices())) {
+  if (flags.workers.devices) {
+    for (const int d : parse_devices(*flags.workers.devices, count_devices())) {
       settings.pairs.push_back({.a = launch_of(a_path, worker_device_environment(d)),
                                 .b = launch_of(b_path, worker_device_environment(d)),
                                 .label = fmt::format("GPU {}", d)});

@@ -13,6 +13,7 @@
 #include "cli/command_line.hpp"
 #include "cli/comparison_outputs.hpp"
 #include "cli/protocol_flags.hpp"
+#include "cli/worker_flags.hpp"
 
 namespace kerntime::detail {
 
@@ -34,8 +35,7 @@ struct ab_flags {
   bool keep_workers = false;
   std::string vary_placement = "on";
   double max_time_s = 60;
-  double state_timeout_s = 600;
-  std::optional<std::string> devices;
+  worker_flags workers; // --devices, --state-timeout (of one trial)
   bool fail_on_inconclusive = false;
   // The outputs.
   comparison_output_flags outputs; // --json, --junit, --csv, -q as kerntime compare has them

@@ -87,13 +87,13 @@ measure_states_once(const std::vector<std::string>& args, const state_plan& plan
   supervision_request request;
   request.program = env.worker_program;
   request.args = args;
-  request.state_timeout_s = flags.state_timeout_s;
+  request.state_timeout_s = flags.workers.state_timeout_s;
   request.earlier = earlier;
   if (phase) {
     request.environment.emplace_back(counter_phase_variable, std::string(to_string(*phase)));
   }
-  if (flags.devices) {
-    request.devices = parse_devices(*flags.devices, count_devices());
+  if (flags.workers.devices) {
+    request.devices = parse_devices(*flags.workers.devices, count_devices());
   }
   supervision_summary summary;
   auto runs = run_supervised(plan.states, indices, request, progress, err, summary);
@@ -152,14 +152,11 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
   if (!flags.baseline.empty()) {
     baseline.push_back(read_result_set(flags.baseline, {.trace = false}));
   }
-  if (flags.devices && flags.no_isolation) {
+  if (flags.workers.devices && flags.no_isolation) {
     throw invalid_argument("--devices runs a worker process per GPU and --no-isolation runs "
                            "everything in this process: drop one of them");
   }
-  if (flags.devices) { // bad input before anything starts, and before a missing GPU (exit 3)
-    const int count = count_devices();
-    (void)parse_devices(*flags.devices, count > 0 ? count : unknown_device_count);
-  }
+  check_worker_flags(flags.workers);
   if (flags.history) { // a store that cannot be used must not cost a whole run
     check_history_target(*flags.history);
   }
@@ -184,7 +181,7 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     device_check = std::async(std::launch::async, env.find_device_problem);
   }
   if (p.counters) {
-    announce_counters(p, flags.devices, err); // unknown metrics: invalid_argument, exit 2
+    announce_counters(p, flags.workers.devices, err); // unknown metrics: invalid_argument, exit 2
   }
 
   const auto indices = selected_indices(plan, shard);
@@ -309,13 +306,7 @@ void add_run_options(CLI::App& run, run_flags& flags) {
                  "Add the run to this history store (a SQLite file, or postgresql://…; kerntime "
                  "history shows it and finds changes), with --commit, --branch, --label");
   add_run_label_options(run, *flags.history);
-  run.add_option("--devices", flags.devices,
-                 "Measure on these GPUs in parallel, one worker process each: all, or numbers "
-                 "such as 0,2,3 (kerntime info lists them)");
-  run.add_option("--state-timeout", flags.state_timeout_s,
-                 "Seconds a state may run before its worker is killed and the state recorded as "
-                 "timed_out")
-      ->capture_default_str();
+  add_worker_options(run, flags.workers, {"one worker process", "a state", "timed_out"});
   run.add_flag("--no-isolation", flags.no_isolation,
                "Run the states in this process, not in a worker (for debuggers); a CUDA fault "
                "then fails every later state");
@@ -342,11 +333,6 @@ int run_measurements(const CLI::App& run, run_flags& flags, const selection_flag
   flags.trial.protocol.cuda_graph = launches == launch_choice::graph;
   const protocol p = parse_protocol(flags.trial.protocol, flag_names);
   const auto shard = shard_of(run_selection);
-  if (!(flags.state_timeout_s > 0)) {
-    throw invalid_argument(fmt::format("--state-timeout {:g}: give a number of seconds above 0, "
-                                       "e.g. --state-timeout 600",
-                                       flags.state_timeout_s));
-  }
   const state_plan plan = launches == launch_choice::both
                               ? split_by_launch(make_plan(registry, run_selection))
                               : make_plan(registry, run_selection);

@@ -15,6 +15,7 @@
 #include "cli/report_files.hpp"
 #include "cli/roofline_flags.hpp"
 #include "cli/state_selection.hpp"
+#include "cli/worker_flags.hpp"
 
 namespace kerntime::detail {
 
@@ -33,8 +34,7 @@ struct run_flags {
   std::optional<history_target> history;  // --store: the run is added to this history
   bool quiet = false;
   // How the states run: worker processes (on these devices), or this process.
-  std::optional<std::string> devices;
-  double state_timeout_s = 600;
+  worker_flags workers;
   bool no_isolation = false;
   bool no_session = false; // finalize CUPTI after every state (kerntime/session.hpp)
 };
