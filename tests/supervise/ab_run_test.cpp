@@ -4,6 +4,7 @@
 // CUDA fault on one side failing that state only; kept workers; the order of the trials; the
 // limits. The command line around it is checked end to end in check_ab_cli.py.
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -176,8 +178,14 @@ TEST(ab_run, a_terminal_sees_each_round_and_each_decided_state) {
   EXPECT_NE(text.find("round 1 done after"), std::string::npos) << text;
   EXPECT_NE(text.find("1 of 1 state still undecided"), std::string::npos) << text;
   EXPECT_NE(text.find("[1/1] ok/a: same"), std::string::npos) << text;
-  EXPECT_NE(text.find("after 3 process pairs"), std::string::npos) << text;
-  EXPECT_EQ(text.find("round 3 done"), std::string::npos) << text; // nothing left to say
+  // Decided at --min-rounds or, where the stand-ins' noise (seeded by their pids) leaves the
+  // interval wider, a round or two later; the round that decides the last state says nothing more.
+  std::smatch decided;
+  ASSERT_TRUE(std::regex_search(text, decided, std::regex("after (\\d+) process pairs"))) << text;
+  const int rounds = std::stoi(decided[1]);
+  EXPECT_GE(rounds, 3) << text;
+  EXPECT_NE(text.find(fmt::format("round {} done", rounds - 1)), std::string::npos) << text;
+  EXPECT_EQ(text.find(fmt::format("round {} done", rounds)), std::string::npos) << text;
 }
 
 TEST(ab_run, kept_workers_read_every_block_as_an_observation) {
