@@ -44,7 +44,8 @@ TEST_F(protocol_fields, trials_repeats_warmup_and_input_sets_shape_the_run) {
   for (const trial_result& trial : r.trials) {
     EXPECT_EQ(trial.iterations.size(), static_cast<std::size_t>(p.repeats));
   }
-  const std::size_t measured = static_cast<std::size_t>(p.trials * p.repeats);
+  const std::size_t measured =
+      static_cast<std::size_t>(p.trials) * static_cast<std::size_t>(p.repeats);
   EXPECT_EQ(r.stats.count, measured);
   EXPECT_EQ(r.span.count, measured);
   EXPECT_EQ(r.busy.count, measured);
