@@ -18,6 +18,7 @@ ctest_status=0
 ctest --preset default || ctest_status=$?
 python_status=0
 wait "$python_tests" || python_status=$?
+trap 'rm -f "$python_log"' EXIT # reaped: its number may be another process's now
 echo "== the Python tests (pytest)"
 cat "$python_log"
 if ((ctest_status != 0 || python_status != 0)); then
