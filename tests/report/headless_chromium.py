@@ -115,14 +115,15 @@ class Browser:
             raise BrowserError(f"{method}: {answer['error'].get('message')}")
         return answer.get("result", {})
 
-    def wait_for(self, method, session):
-        """The first event `method` of the session not yet taken."""
+    def wait_for(self, method, session, **params):
+        """The first event `method` of the session, with these params, not yet taken."""
         deadline = time.monotonic() + WAIT_SECONDS
         seen = 0
         while True:
             for index in range(seen, len(self.events)):
                 event = self.events[index]
-                if event.get("method") == method and event.get("sessionId") == session:
+                if (event.get("method") == method and event.get("sessionId") == session and
+                        all(event["params"].get(k) == v for k, v in params.items())):
                     del self.events[index]
                     return event
             seen = len(self.events)
@@ -133,13 +134,15 @@ class Browser:
         session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page", "Runtime", "Log"):
             self.call(f"{domain}.enable", session)
+        # The load event of this navigation (its loader), not a late one of about:blank.
+        self.call("Page.setLifecycleEventsEnabled", session, enabled=True)
         page = Page(self, target, session, url)
         page.resize(width, height)
         start = time.monotonic()
         navigated = self.call("Page.navigate", session, url=url)
         if navigated.get("errorText"):
             raise BrowserError(f"{url} did not load: {navigated['errorText']}")
-        self.wait_for("Page.loadEventFired", session)
+        self.wait_for("Page.lifecycleEvent", session, name="load", loaderId=navigated["loaderId"])
         page.load_seconds = time.monotonic() - start
         return page
 
