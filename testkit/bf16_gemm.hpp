@@ -20,7 +20,8 @@ namespace kerntime::testkit {
 class bf16_gemm {
 public:
   bf16_gemm(int n, int input_sets)
-      : n_(n), input_sets_(input_sets), matrix_(std::size_t{static_cast<std::size_t>(n)} * n),
+      : n_(n), input_sets_(input_sets),
+        matrix_(static_cast<std::size_t>(n) * static_cast<std::size_t>(n)),
         a_(matrix_ * static_cast<std::size_t>(input_sets)),
         b_(matrix_ * static_cast<std::size_t>(input_sets)),
         c_(matrix_ * static_cast<std::size_t>(input_sets)) {
