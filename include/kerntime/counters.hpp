@@ -50,6 +50,8 @@ struct counters_derived {
   // separate replay passes can exceed their range: L2 hit rates of 102-201 % on radix-sort
   // kernels of the H200).
   std::vector<std::string> implausible;
+
+  bool operator==(const counters_derived&) const = default;
 };
 
 // One kernel of the breakdown (all launches of one name in an iteration) and its counters.
@@ -58,6 +60,8 @@ struct kernel_counters_result {
   int launches = 0;                      // per iteration
   std::map<std::string, double> metrics; // one iteration's value per metric (sums add launches)
   counters_derived derived;
+
+  bool operator==(const kernel_counters_result&) const = default;
 };
 
 struct counters_summary {
@@ -73,6 +77,8 @@ struct counters_summary {
   // Where the profiled ranges and the timed iteration's kernels disagree, in words (empty when
   // they match one to one).
   std::vector<std::string> mismatches;
+
+  bool operator==(const counters_summary&) const = default;
 };
 
 } // namespace kerntime

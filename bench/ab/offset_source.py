@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""Where a process pair's offset comes from (docs/ab.md, "How many process pairs a band needs"):
+
+    python3 bench/ab/offset_source.py KERNTIME OUT [--rounds 30] [--repeats 2]
+
+A/A runs of `kerntime ab` over the process-bound states of the suite (small memory- and
+launch-bound states whose rounds spread by 2-5 % on an H100), each run exactly --rounds rounds
+(one A B B A block per round, no decision before the last: --min-rounds = --rounds), under set-ups
+that each remove one suspect:
+
+- fresh:    the default, a fresh process pair every round;
+- one_core: the same, every process (the supervisor and both workers) held to one CPU core
+            (taskset): a worker's CPU, its cache and its memory node are then the same every round;
+- kept:     one process pair for every round (--keep-workers): the process's own offset is then
+            the same in every round, so what is left is the spread of blocks within a process.
+
+For every state and set-up it gives the SD of a round's log-ratio B/A (what the confidence
+sequence sees); split by side, the SD of a worker's preparations within its round and the part
+of its rounds' means that this does not explain (one-way analysis of variance, two preparations
+per round and side; a drift of the GPU common to both sides shows here too); and the process
+pair's offset: the part of the round SD that the preparations' spread within their rounds does
+not explain. A suspect that is the source shrinks that offset toward what `kept` shows.
+Every preparation's time is the clipped mean of its iterations, as `kerntime ab` reads it.
+It changes no setting of the card.
+"""
+
+import argparse
+import json
+import math
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+STATES = ("reduce_sum/T=float/elements=65536", "tiny_kernel/kernels=16",
+          "radix_sort/elements=65536", "spin/duration_us=10")
+
+
+def clipped_mean(values, step):
+    middle = statistics.median(values)
+    mad = statistics.median(abs(v - middle) for v in values) * 1.4826
+    width = max(2 * step, 4 * mad)
+    kept = [v for v in values if abs(v - middle) <= width]
+    return sum(kept) / len(kept)
+
+
+def preparations(path):
+    """Per state, one time per preparation (its only trial), in the order the run made them."""
+    out = {}
+    for run in json.load(open(path))["runs"]:
+        result = run.get("result")
+        if not result:
+            continue
+        step = result.get("timer_resolution_ns") or 0.0
+        out.setdefault(run["state_name"], []).extend(
+            clipped_mean(t["span_ns"], step) for t in result["trials"] if t["span_ns"])
+    return out
+
+
+def sd(values):
+    return statistics.stdev(values) if len(values) > 1 else float("nan")
+
+
+def analyse(a, b):
+    """a, b: one side's preparation times in run order, two per round. SDs in percent."""
+    rounds = min(len(a), len(b)) // 2
+    la = [math.log(x) for x in a[:2 * rounds]]
+    lb = [math.log(x) for x in b[:2 * rounds]]
+    ratio = [(lb[2 * r] + lb[2 * r + 1] - la[2 * r] - la[2 * r + 1]) / 2 for r in range(rounds)]
+    row = {"rounds": rounds, "round_sd": 100 * sd(ratio), "mean": 100 * statistics.fmean(ratio)}
+    for side, logs in (("a", la), ("b", lb)):
+        means = [(logs[2 * r] + logs[2 * r + 1]) / 2 for r in range(rounds)]
+        # Two preparations per round: their half-difference squared estimates the within
+        # variance over two; the rounds' means carry that plus the process's own offset.
+        within = statistics.fmean(((logs[2 * r] - logs[2 * r + 1]) ** 2) / 2
+                                  for r in range(rounds))
+        between = statistics.variance(means)
+        row[f"{side}_within_sd"] = 100 * math.sqrt(within)
+        row[f"{side}_offset_sd"] = 100 * math.sqrt(max(0.0, between - within / 2))
+    # The part of a round's B/A that the preparations' spread within their rounds does not
+    # explain: the process pair's own offset (a drift common to both sides cancels in it).
+    round_var = (row["round_sd"] / 100) ** 2
+    inside = ((row["a_within_sd"] / 100) ** 2 + (row["b_within_sd"] / 100) ** 2) / 2
+    row["pair_offset_sd"] = 100 * math.sqrt(max(0.0, round_var - inside))
+    return row
+
+
+def run_ab(kerntime, out, name, setup, rounds):
+    command = [kerntime, "ab", kerntime, kerntime,
+               "--filter", "^(" + "|".join(s.replace("/", "/") for s in STATES) + ")$",
+               "--pairs-per-round", "2", "--max-pairs", str(2 * rounds),
+               "--min-rounds", str(rounds), "--max-time", "120", "--state-timeout", "60",
+               "--json", f"{out}/{name}.json", "--results-a", f"{out}/{name}_a.json",
+               "--results-b", f"{out}/{name}_b.json", "-q"]
+    if setup == "kept":
+        command.append("--keep-workers")
+    if setup == "one_core":
+        command = ["taskset", "-c", str(os.cpu_count() // 2)] + command
+    with open(f"{out}/{name}.err", "w") as err:
+        code = subprocess.call(command, stderr=err, timeout=600)
+    return code
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("kerntime")
+    parser.add_argument("out")
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--setups", default="fresh,one_core,kept")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    setups = args.setups.split(",")
+    if "one_core" in setups and shutil.which("taskset") is None:
+        sys.exit("offset_source: taskset is missing, which the one_core set-up needs")
+    rows = []
+    # The set-ups interleaved, so a drift of the machine spreads over all of them alike.
+    for repeat in range(1, args.repeats + 1):
+        for setup in setups:
+            name = f"{setup}_{repeat}"
+            code = run_ab(args.kerntime, args.out, name, setup, args.rounds)
+            print(f"{name}: exit {code}", flush=True)
+            try:
+                a = preparations(f"{args.out}/{name}_a.json")
+                b = preparations(f"{args.out}/{name}_b.json")
+            except (OSError, ValueError, KeyError) as e:
+                print(f"RESULT ab_offset setup={setup} run={repeat} error={type(e).__name__}")
+                continue
+            for state in STATES:
+                if state in a and state in b and min(len(a[state]), len(b[state])) >= 4:
+                    row = analyse(a[state], b[state])
+                    row.update(setup=setup, run=repeat, state=state)
+                    rows.append(row)
+                    print("RESULT ab_offset " + " ".join(
+                        f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
+                        for k, v in row.items()), flush=True)
+    print("\n| state | set-up | rounds | round SD (B/A) | within a round (A; B) | "
+          "a side's rounds beyond that (A; B) | process pair's offset |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for state in STATES:
+        for setup in setups:
+            mine = [r for r in rows if r["state"] == state and r["setup"] == setup]
+            if not mine:
+                continue
+            cell = lambda key: "–".join(sorted({f"{r[key]:.2f}" for r in mine}))
+            print(f"| `{state}` | {setup} | {'/'.join(str(r['rounds']) for r in mine)} | "
+                  f"{cell('round_sd')} % | {cell('a_within_sd')}; {cell('b_within_sd')} % | "
+                  f"{cell('a_offset_sd')}; {cell('b_offset_sd')} % | {cell('pair_offset_sd')} % |")
+
+
+if __name__ == "__main__":
+    main()
