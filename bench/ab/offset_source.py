@@ -33,16 +33,10 @@ import statistics
 import subprocess
 import sys
 
+from preparation_stats import clipped_mean  # the time `kerntime ab` reads
+
 STATES = ("reduce_sum/T=float/elements=65536", "tiny_kernel/kernels=16",
           "radix_sort/elements=65536", "spin/duration_us=10")
-
-
-def clipped_mean(values, step):
-    middle = statistics.median(values)
-    mad = statistics.median(abs(v - middle) for v in values) * 1.4826
-    width = max(2 * step, 4 * mad)
-    kept = [v for v in values if abs(v - middle) <= width]
-    return sum(kept) / len(kept)
 
 
 def preparations(path):
@@ -88,7 +82,7 @@ def analyse(a, b):
 
 def run_ab(kerntime, out, name, setup, rounds):
     command = [kerntime, "ab", kerntime, kerntime,
-               "--filter", "^(" + "|".join(s.replace("/", "/") for s in STATES) + ")$",
+               "--filter", "^(" + "|".join(STATES) + ")$",
                "--pairs-per-round", "2", "--max-pairs", str(2 * rounds),
                "--min-rounds", str(rounds), "--max-time", "120", "--state-timeout", "60",
                "--json", f"{out}/{name}.json", "--results-a", f"{out}/{name}_a.json",

@@ -263,7 +263,10 @@ public:
   supervision_summary& summary() { return summary_; }
 
   // Starts both sides' workers of this round at once, the side that goes first alternating from
-  // round to round (side_in_round).
+  // round to round (side_in_round). The launch order follows this device's rounds, a block's
+  // order each state's own (run_round): they differ only for a state that missed a round here
+  // (a worker that did not start) or came from a device that gave up, and then that state's
+  // blocks still alternate, only the side launched first may go second in them.
   void begin_round() {
     const ab_side first = first_in_round(rounds_begun_++);
     worker_of(first).launch(summary_);
