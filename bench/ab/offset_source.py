@@ -11,6 +11,9 @@ that each remove one suspect:
 - fresh:    the default, a fresh process pair every round;
 - one_core: the same, every process (the supervisor and both workers) held to one CPU core
             (taskset): a worker's CPU, its cache and its memory node are then the same every round;
+- eager:    the same, every process loading all its GPU code when CUDA starts
+            (CUDA_MODULE_LOADING=EAGER) instead of each kernel at its first launch: where the
+            kernels' code lies is then the same in every process;
 - kept:     one process pair for every round (--keep-workers): the process's own offset is then
             the same in every round, so what is left is the spread of blocks within a process.
 
@@ -91,8 +94,11 @@ def run_ab(kerntime, out, name, setup, rounds):
         command.append("--keep-workers")
     if setup == "one_core":
         command = ["taskset", "-c", str(os.cpu_count() // 2)] + command
+    env = dict(os.environ)
+    if setup == "eager":
+        env["CUDA_MODULE_LOADING"] = "EAGER"
     with open(f"{out}/{name}.err", "w") as err:
-        code = subprocess.call(command, stderr=err, timeout=600)
+        code = subprocess.call(command, stderr=err, timeout=600, env=env)
     return code
 
 
@@ -102,7 +108,7 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--setups", default="fresh,one_core,kept")
+    parser.add_argument("--setups", default="fresh,one_core,eager,kept")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     setups = args.setups.split(",")
