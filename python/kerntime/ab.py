@@ -93,7 +93,9 @@ def ab(fn_a: Callable[..., Any], fn_b: Callable[..., Any], *args: Any, threshold
     Runs one trial of each in A B B A order (``bench(fn, *args, trials=1, ...)``: its warm-up,
     a fresh set of input copies and ``repeat`` flushed iterations), updates the interval of the
     ratio B/A after every block and stops when it decides against the band ±``threshold``
-    (default 1 %), or at ``max_blocks`` blocks / ``max_time`` seconds with ``inconclusive``.
+    (default 1 %), or at ``max_blocks`` blocks / ``max_time`` seconds with ``inconclusive``
+    (sooner, from the 10th block on, when the blocks spread so widely that no verdict could come
+    within twice ``max_blocks``).
     ``alpha``: the chance that the interval ever misses the true ratio, over all the looks.
     Other keyword arguments are bench()'s options (``repeat``, ``warmup``, ``flush_l2``,
     ``input_sets``, ``metric``, ``backend``, ``stream``, ...) or fn's keyword arguments. ab's own
@@ -143,7 +145,8 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
             sequence = _kerntime.SequentialRatio(alpha, step)
         sequence.add_block(time_blocks[-1])
         if (sequence.decision(threshold) != "undecided" or clock() - started >= max_time
-                or sequence.no_verdict_reachable(threshold)):
+                or sequence.no_verdict_reachable(threshold)
+                or sequence.out_of_reach(threshold, 2 * max_blocks)):
             break
     assert sequence is not None  # max_blocks >= 1: at least one block ran
     ratio, low, high = sequence.interval()
@@ -160,6 +163,11 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
             f"±{100 * step:.1f} % of the time, as wide as the band (±{100 * threshold:g} %), so "
             f"same cannot be reached, and the interval without it already lies inside the band, "
             f"so neither can slower or faster; measure more work per call or widen threshold")
+    elif comparison.verdict == "inconclusive" and sequence.out_of_reach(threshold, 2 * max_blocks):
+        comparison.notes.append(
+            f"stopped after {comparison.blocks} blocks: they spread so widely that even a ratio "
+            f"of exactly 1 would need more than {2 * max_blocks} blocks to settle within "
+            f"±{100 * threshold:g} %, twice max_blocks; raise max_blocks or widen threshold")
     elif comparison.verdict == "inconclusive":
         comparison.notes.append(
             f"inconclusive after {comparison.blocks} blocks: the interval "

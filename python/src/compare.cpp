@@ -121,7 +121,11 @@ void bind_sequential_ratio(py::module_& m) {
       .def("no_verdict_reachable", &detail::sequential_ratio::no_verdict_reachable,
            py::arg("band") = detail::default_band,
            "True when more blocks can bring no verdict: the timer's step alone is as wide as the "
-           "band, and the interval without it already lies inside the band.");
+           "band, and the interval without it already lies inside the band.")
+      .def("out_of_reach", &detail::sequential_ratio::out_of_reach, py::arg("band"),
+           py::arg("limit"),
+           "True when, at the spread the blocks show, no verdict can come by `limit` blocks even "
+           "at the most favourable ratio (from the 10th block on).");
   m.def(
       "block_log_ratio",
       [](const std::array<double, detail::trials_per_block>& medians) {

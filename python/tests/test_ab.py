@@ -67,6 +67,20 @@ def test_a_timer_bound_comparison_stops_once_no_verdict_can_come(monkeypatch):
     assert slower.verdict == "slower"
 
 
+def test_blocks_that_spread_beyond_any_allowed_count_stop_from_the_tenth():
+    # Trials spread by 4 % each: at ±1 % even a ratio of 1 would need far more than twice
+    # max_blocks, so the run stops once it knows the spread (the 10th block), not at the 50th.
+    c = run_ab(trials(1.0, noise=0.04, seed=13), trials(1.0, noise=0.04, seed=14))
+    assert c.verdict == "inconclusive"
+    assert 10 <= c.blocks < 50
+    assert any(f"stopped after {c.blocks} blocks: they spread so widely" in n
+               and "more than 100 blocks" in n for n in c.notes)
+    # The same spread against a wide enough band decides.
+    wide = run_ab(trials(1.0, noise=0.04, seed=13), trials(1.0, noise=0.04, seed=14),
+                  threshold=0.08)
+    assert wide.verdict == "same"
+
+
 def test_max_time_ends_the_run_after_the_block_that_passed_it():
     ticks = itertools.count()
     # The clock reads 0 at the start and one more second at each look after a block: 1.5 s have

@@ -271,6 +271,10 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
   ab.add_flag("--keep-workers", flags.keep_workers,
               "Keep one process pair for the whole run and read every block as an observation: "
               "shows the offset a process pair carries, but decides too readily (docs/ab.md)");
+  ab.add_flag("--run-to-limits", flags.run_to_limits,
+              "Run every undecided state to --max-pairs or --max-time, even one whose rounds "
+              "spread so widely that no verdict could come within twice --max-pairs (by default "
+              "it stops from its 10th round on, inconclusive, saying how many would settle it)");
   ab.add_option("--vary-placement", flags.vary_placement,
                 "on: each preparation first takes a GPU allocation of a drawn size, so the "
                 "state's buffers land somewhere new each time; all: its flush buffer too (made "
@@ -377,6 +381,7 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   settings.pairs_per_round = static_cast<std::size_t>(flags.pairs_per_round);
   settings.min_rounds = static_cast<std::size_t>(flags.min_rounds);
   settings.keep_workers = flags.keep_workers;
+  settings.give_up_early = !flags.run_to_limits;
   settings.max_time_s = flags.max_time_s;
   settings.trial_timeout_s = flags.workers.state_timeout_s;
   settings.start_timeout_s = std::max(120.0, flags.workers.state_timeout_s);

@@ -33,6 +33,7 @@ struct ab_flags {
   long long pairs_per_round = 2;
   long long min_rounds = 4;
   bool keep_workers = false;
+  bool run_to_limits = false; // every undecided state to --max-pairs or --max-time
   std::string vary_placement = "on";
   double max_time_s = 60;
   worker_flags workers; // --devices, --state-timeout (of one trial)

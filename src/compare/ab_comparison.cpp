@@ -168,6 +168,8 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
       reading.observations_needed = std::max(*needed, options.min_observations);
     }
     reading.no_verdict_reachable = enough && time.no_verdict_reachable(options.threshold);
+    reading.out_of_reach = enough && options.give_up_beyond > 0 &&
+                           time.out_of_reach(options.threshold, options.give_up_beyond);
   }
   if (clocked && blocks > 0) {
     reading.cycles = sequence_of(cycle_blocks).interval();
@@ -245,6 +247,14 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
                           "work per iteration or widen --threshold",
                           s.timer_resolution_ns, 100 * reading.resolution_fraction)
             : ""));
+    break;
+  case ab_end::out_of_reach:
+    s.notes.push_back(fmt::format(
+        "stopped after {}: its {} spread so widely that even a ratio of exactly 1 would need "
+        "more than {} of them to settle within ±{:g} %, twice what --max-pairs allows{}; raise "
+        "--max-pairs (each is a fresh process pair) or widen --threshold",
+        what_ran, s.unit, options.give_up_beyond, 100 * options.threshold,
+        s.units_needed ? fmt::format(" (at the ratio reached, ~{})", *s.units_needed) : ""));
     break;
   case ab_end::no_verdict_reachable:
     s.notes.push_back(fmt::format(

@@ -20,6 +20,10 @@ struct ab_options {
   double alpha = default_alpha;    // the chance the interval ever misses the ratio
   // No verdict but inconclusive from fewer observations (kerntime ab's --min-rounds).
   std::size_t min_observations = 0;
+  // A state whose spread would need more observations than this even at the most favourable
+  // ratio stops early, inconclusive (sequential_ratio::out_of_reach); 0: never. kerntime ab
+  // passes twice the rounds --max-pairs allows.
+  std::size_t give_up_beyond = 0;
 };
 
 // Throws kerntime::invalid_argument, saying what to pass instead, when the threshold or alpha is
@@ -66,6 +70,9 @@ struct ab_reading {
   // From the minimum on, while undecided: no verdict can come from more observations
   // (sequential_ratio::no_verdict_reachable); the run stops the state as inconclusive.
   bool no_verdict_reachable = false;
+  // From the minimum on, while undecided: the spread puts every verdict beyond
+  // ab_options::give_up_beyond observations; the run stops the state as inconclusive.
+  bool out_of_reach = false;
 };
 // Throws kerntime::invalid_argument for a preparation whose median is not a positive time.
 [[nodiscard]] ab_reading read_ab(const ab_trials& trials, const ab_options& options);
@@ -78,6 +85,9 @@ enum class ab_end {
   // Stopped early: the timer's step keeps `same` out of reach, and the interval already lies
   // inside the band, so no change beyond it can be shown either (ab_reading's flag).
   no_verdict_reachable,
+  // Stopped early: at the spread its observations show, no verdict could come within twice the
+  // observations the run allows, even at the most favourable ratio (ab_reading's flag).
+  out_of_reach,
 };
 
 // The state's comparison: ratio B/A with the confidence sequence's interval, the verdict, the

@@ -185,4 +185,16 @@ bool sequential_ratio::no_verdict_reachable(double band) const {
   return std::abs(mean_) + half <= std::log1p(band);
 }
 
+bool sequential_ratio::out_of_reach(double band, std::size_t limit) const {
+  if (count_ < min_observations_to_give_up || limit <= count_ ||
+      !(band > 0 && std::isfinite(band))) {
+    return false;
+  }
+  const double edge = std::log1p(band);
+  const double best_room = std::max(edge, std::abs(mean_) - edge);
+  const double variance = sum_squared_deviations_ / static_cast<double>(count_);
+  return t_mixture_log_half_width(limit, variance * static_cast<double>(limit), alpha_) >=
+         best_room;
+}
+
 } // namespace kerntime::detail

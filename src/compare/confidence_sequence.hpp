@@ -85,6 +85,11 @@ inline constexpr double default_alpha = 0.05; // the chance the interval ever mi
 // offsets equally likely, 8 observations all land on one side with a chance of 2^-7 (0.8 %).
 inline constexpr std::size_t min_observations_to_stop_early = 8;
 
+// The fewest observations from which a state may stop because its spread puts every verdict
+// beyond the run's limit: by 10 the spread is known to within about ±25 % (a chi-square of 9
+// degrees of freedom), where 3 or 4 observations could be several times too wide by chance.
+inline constexpr std::size_t min_observations_to_give_up = 10;
+
 // The running state of one A/B comparison: add a block's log-ratio, read the interval, decide.
 class sequential_ratio {
 public:
@@ -115,6 +120,13 @@ public:
   // min_observations_to_stop_early: a few bunched observations (process pairs that share an
   // offset) make a narrow interval by chance, and a stop there would lose a real change.
   [[nodiscard]] bool no_verdict_reachable(double band) const;
+  // True when, at the spread the observations show, no verdict can come by `limit` observations
+  // even at the most favourable ratio: the interval after `limit` would still be wider than the
+  // band (so `same` is out of reach even for a ratio of exactly 1) and wider than the mean's
+  // distance beyond the band's edge (so is a change). It reads the spread, not the mean, for
+  // `same`: a mean that wanders near the edge early does not stop a state whose spread would
+  // settle it. Never before min_observations_to_give_up, nor with `limit` reached already.
+  [[nodiscard]] bool out_of_reach(double band, std::size_t limit) const;
 
 private:
   double alpha_;

@@ -249,6 +249,11 @@ public:
     options_.min_observations =
         settings.min_rounds *
         (settings.keep_workers ? std::max<std::size_t>(1, settings.pairs_per_round / 2) : 1);
+    // The observations --max-pairs allows (rounds, or blocks with kept workers), twice over: a
+    // state whose spread needs more even at the most favourable ratio stops early.
+    const std::size_t most = settings.keep_workers ? settings.max_pairs / 2
+                                                   : settings.max_pairs / settings.pairs_per_round;
+    options_.give_up_beyond = settings.give_up_early ? 2 * most : 0;
   }
 
   [[nodiscard]] bool given_up() const {
@@ -304,6 +309,8 @@ public:
       end = ab_end::decided;
     } else if (reading.no_verdict_reachable) {
       end = ab_end::no_verdict_reachable;
+    } else if (reading.out_of_reach) {
+      end = ab_end::out_of_reach;
     } else if (o.a.size() >= settings_.max_pairs) {
       end = ab_end::max_pairs;
     } else if (o.seconds >= settings_.max_time_s) {

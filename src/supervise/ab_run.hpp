@@ -51,6 +51,10 @@ struct ab_run_settings {
   // The same process pair for every round: then every block is an observation, which the
   // process pair's offset makes too confident (docs/ab.md); for seeing that offset, not deciding.
   bool keep_workers = false;
+  // A state whose rounds spread so widely that no verdict could come within twice the rounds
+  // --max-pairs allows stops early, inconclusive, from its 10th round on (docs/ab.md); off: every
+  // undecided state runs to --max-pairs or --max-time.
+  bool give_up_early = true;
   double max_time_s = 60;           // per state: no round starts after its trials took this long
   double trial_timeout_s = 600;     // a trial that takes longer is a hang: its worker is killed
   double start_timeout_s = 120;     // a worker not ready by then is killed

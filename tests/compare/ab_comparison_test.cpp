@@ -165,6 +165,34 @@ TEST(ab_comparison, an_inconclusive_state_says_how_many_observations_would_settl
   EXPECT_GT(*s.units_needed, 4);
 }
 
+TEST(ab_comparison, a_spread_that_no_allowed_number_of_observations_can_settle_stops_early) {
+  // A/A whose blocks scatter by ±4 %: 12 blocks, alternately 4 % either way (B's side).
+  ab_fixture wide(12, 1000, 1000);
+  for (std::size_t i = 0; i < wide.b.size(); i += 2) {
+    const double f = (i / 2) % 2 == 0 ? 1.04 : 0.96;
+    wide.b[i] = preparation(1000 * f);
+    wide.b[i + 1] = preparation(1000 * f);
+  }
+  ab_options options;
+  options.give_up_beyond = 100; // --max-pairs 100 at one block per round, twice
+  const ab_reading reading = read_ab(wide.trials(), options);
+  EXPECT_EQ(reading.decision, ab_decision::undecided);
+  EXPECT_TRUE(reading.out_of_reach);
+  const auto s = compare_ab_state("tiny", wide.trials(), options, ab_end::out_of_reach);
+  EXPECT_EQ(s.outcome, verdict::inconclusive);
+  EXPECT_TRUE(has_note(s, "stopped after 12 blocks"));
+  EXPECT_TRUE(has_note(s, "more than 100 of them to settle within ±1 %"));
+  EXPECT_TRUE(has_note(s, "raise --max-pairs"));
+  ASSERT_TRUE(s.units_needed);
+  EXPECT_GT(*s.units_needed, 100);
+  // Off (0), or a limit the spread can meet, or a quiet pair: no early stop.
+  EXPECT_FALSE(read_ab(wide.trials(), {}).out_of_reach);
+  options.give_up_beyond = 5000;
+  EXPECT_FALSE(read_ab(wide.trials(), options).out_of_reach);
+  options.give_up_beyond = 100;
+  EXPECT_FALSE(read_ab(ab_fixture(12, 1000, 1001).trials(), options).out_of_reach);
+}
+
 TEST(ab_comparison, an_incomplete_block_is_not_read) {
   ab_fixture f(3, 1000, 1030);
   f.a.push_back(preparation(5000)); // a fourth block begun: one A trial only

@@ -468,6 +468,83 @@ TEST(confidence_sequence, stopping_for_no_reachable_verdict_loses_a_reachable_ch
   EXPECT_GE(aa_stopped, 990);
 }
 
+TEST(confidence_sequence, gives_up_only_where_the_spread_puts_every_verdict_beyond_the_limit) {
+  const auto filled = [](const std::vector<double>& xs) {
+    sequential_ratio s;
+    for (const double x : xs) {
+      s.add_block(x);
+    }
+    return s;
+  };
+  const auto alternating = [](double mean, double spread, std::size_t n) {
+    std::vector<double> xs;
+    for (std::size_t k = 0; k < n; ++k) {
+      xs.push_back(mean + (k % 2 == 0 ? spread : -spread));
+    }
+    return xs;
+  };
+  // Rounds spread by 4 %: at ±1 % even a ratio of 1 needs far more than 100.
+  const auto wide = filled(alternating(0, 0.04, min_observations_to_give_up));
+  EXPECT_TRUE(wide.out_of_reach(default_band, 100));
+  EXPECT_FALSE(wide.out_of_reach(0.05, 100)); // a band wide enough for that spread
+  EXPECT_FALSE(wide.out_of_reach(default_band, 100'000));
+  EXPECT_FALSE(wide.out_of_reach(default_band, min_observations_to_give_up)); // limit reached
+  // Not before the minimum, however wide; not for a spread the limit can settle.
+  EXPECT_FALSE(filled(alternating(0, 0.04, min_observations_to_give_up - 1))
+                   .out_of_reach(default_band, 100));
+  EXPECT_FALSE(filled(alternating(0, 0.005, 20)).out_of_reach(default_band, 100));
+  // A change far beyond the band is reachable at that spread: no stop. A mean near the band's
+  // edge does not stop a spread that could settle `same` (it reads the spread, not the mean).
+  EXPECT_FALSE(filled(alternating(std::log1p(0.15), 0.04, 12)).out_of_reach(default_band, 100));
+  EXPECT_FALSE(filled(alternating(std::log1p(0.009), 0.005, 12)).out_of_reach(default_band, 100));
+}
+
+TEST(confidence_sequence, giving_up_early_rarely_takes_a_verdict_the_limit_would_have_reached) {
+  // A/A rounds of normal spread, looked at after every round from the 4th (kerntime ab's
+  // defaults: --max-pairs 100 at two pairs a round, so 50 rounds; give up beyond 100). At 1.2 %
+  // a round `same` comes within 50 rounds nearly always (the table of docs/ab.md: ~25); how
+  // often does the early stop take it away? At 4 % (`tiny_kernel/kernels=16` on an H100) no
+  // verdict comes within 50, and the stop should come soon after the 10th round.
+  constexpr std::size_t rounds = 50;
+  constexpr std::size_t beyond = 2 * rounds;
+  const auto run = [&](double sd, std::uint64_t seed, std::size_t& stopped_at) {
+    normal_draws z(seed);
+    int same = 0;
+    int stopped = 0;
+    std::vector<std::size_t> stops;
+    for (int r = 0; r < 2000; ++r) {
+      sequential_ratio s;
+      for (std::size_t k = 1; k <= rounds; ++k) {
+        s.add_block(sd * z());
+        if (k < 4) {
+          continue;
+        }
+        if (s.decision(default_band) == ab_decision::same) {
+          ++same;
+          break;
+        }
+        if (s.out_of_reach(default_band, beyond)) {
+          ++stopped;
+          stops.push_back(k);
+          break;
+        }
+      }
+    }
+    stopped_at = stops.empty() ? 0 : stops[stops.size() / 2];
+    return std::pair{same, stopped};
+  };
+  std::size_t median_stop = 0;
+  const auto [settles, cut] = run(0.012, 71, median_stop);
+  std::size_t wide_stop = 0;
+  const auto [wide_same, wide_cut] = run(0.04, 72, wide_stop);
+  std::cout << "1.2 % rounds: same " << settles << ", stopped " << cut << " of 2000; "
+            << "4 % rounds: same " << wide_same << ", stopped " << wide_cut << " (median round "
+            << wide_stop << ")\n";
+  EXPECT_LE(cut, 40);        // at most 2 % of the states that would settle
+  EXPECT_GE(wide_cut, 1900); // the hopeless ones stop ...
+  EXPECT_LE(wide_stop, 12);  // ... from the 10th round on, soon
+}
+
 TEST(confidence_sequence,
      a_two_percent_slower_b_under_small_noise_is_called_slower_within_a_few_blocks) {
   // Measured over 10,000 runs with another seed: 3 to 10 blocks, median 4, 99th percentile 7.

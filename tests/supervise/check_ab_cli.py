@@ -159,6 +159,26 @@ class ab_command(unittest.TestCase):
         self.assertEqual(strict.returncode, 1, strict.stderr)
         self.assertIn("stayed inconclusive", strict.stderr)
 
+    def test_a_state_too_spread_to_settle_stops_early_unless_run_to_the_limits(self):
+        # Trials scattered by 6 %: at ±1 % even a ratio of 1 would need hundreds of rounds, far
+        # beyond twice the 20 that --max-pairs 40 allows; the state stops from its 10th round.
+        a = self.program("a", states="ok/n=1", env="STAND_IN_NOISE=0.06")
+        out = self.dir / "ab.json"
+        done = self.ab(a, a, "--json", str(out), "--max-pairs", "40", "-q")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        [state] = json.loads(out.read_text())["states"]
+        self.assertEqual(state["verdict"], "inconclusive")
+        self.assertTrue(10 <= state["base_units"] < 20, state)
+        self.assertTrue(any("spread so widely" in n and "more than 40 of them" in n
+                            for n in state["notes"]), state["notes"])
+        self.assertGreater(state["units_needed"], 40)
+        to_limits = self.ab(a, a, "--json", str(out), "--max-pairs", "40", "--run-to-limits",
+                            "-q")
+        self.assertEqual(to_limits.returncode, 0, to_limits.stderr)
+        [state] = json.loads(out.read_text())["states"]
+        self.assertEqual((state["verdict"], state["base_units"]), ("inconclusive", 20))
+        self.assertTrue(any("--max-pairs reached" in n for n in state["notes"]), state["notes"])
+
     def test_a_gpu_no_worker_can_use_exits_3_with_the_reason_and_writes_nothing(self):
         a = self.program("a", env="STAND_IN_UNUSABLE='the GPU is in exclusive mode'")
         out = self.dir / "ab.json"
