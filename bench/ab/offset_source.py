@@ -98,8 +98,10 @@ def run_ab(kerntime, out, name, setup, rounds):
     if setup == "eager":
         env["CUDA_MODULE_LOADING"] = "EAGER"
     with open(f"{out}/{name}.err", "w") as err:
-        code = subprocess.call(command, stderr=err, timeout=600, env=env)
-    return code
+        try:
+            return subprocess.call(command, stderr=err, timeout=600, env=env)
+        except subprocess.TimeoutExpired:
+            return "timed out after 600 s"  # its result files, if any, are read as they are
 
 
 def main():
