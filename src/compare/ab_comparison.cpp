@@ -252,9 +252,10 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
     s.notes.push_back(fmt::format(
         "stopped after {}: its {} spread so widely that even a ratio of exactly 1 would need "
         "more than {} of them to settle within ±{:g} %, twice what --max-pairs allows{}; raise "
-        "--max-pairs (each is a fresh process pair) or widen --threshold",
+        "--max-pairs{} or widen --threshold",
         what_ran, s.unit, options.give_up_beyond, 100 * options.threshold,
-        s.units_needed ? fmt::format(" (at the ratio reached, ~{})", *s.units_needed) : ""));
+        s.units_needed ? fmt::format(" (at the ratio reached, ~{})", *s.units_needed) : "",
+        by_pairs ? " (each is a fresh process pair)" : ""));
     break;
   case ab_end::no_verdict_reachable:
     s.notes.push_back(fmt::format(
