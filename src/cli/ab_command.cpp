@@ -233,7 +233,10 @@ const std::vector<std::pair<std::string, std::string>>& refused_run_flags() {
 
 } // namespace
 
-void add_ab_options(CLI::App& ab, ab_flags& flags) {
+CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
+  CLI::App& ab = *app.add_subcommand(
+      "ab", "Is B faster than A? Two programs' trials interleaved on one GPU, each state decided "
+            "as soon as it is sure (exit 1 when one got slower)");
   for (const auto& [name, instead] : refused_run_flags()) {
     ab.add_option(name, flags.refused, "")->expected(0, 1)->group("");
   }
@@ -272,9 +275,8 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
               "Keep one process pair for the whole run and read every block as an observation: "
               "shows the offset a process pair carries, but decides too readily (docs/ab.md)");
   ab.add_flag("--run-to-limits", flags.run_to_limits,
-              "Run every undecided state to --max-pairs or --max-time, even one whose rounds "
-              "spread so widely that no verdict could come within twice --max-pairs (by default "
-              "it stops from its 10th round on, inconclusive, saying how many would settle it)");
+              "Run every undecided state to --max-pairs or --max-time; by default one too spread "
+              "to settle within twice --max-pairs stops from its 10th round (docs/ab.md)");
   ab.add_option("--vary-placement", flags.vary_placement,
                 "on: each preparation first takes a GPU allocation of a drawn size, so the "
                 "state's buffers land somewhere new each time; all: its flush buffer too (made "
@@ -296,6 +298,7 @@ void add_ab_options(CLI::App& ab, ab_flags& flags) {
                 "Write A's result set (kerntime JSON: every preparation's trial, pooled per "
                 "state) to FILE, for compare, report and merge");
   ab.add_option("--results-b", flags.results_b, "Write B's result set to FILE, likewise");
+  return &ab;
 }
 
 int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<std::string>& args,

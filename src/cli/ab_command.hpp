@@ -46,7 +46,8 @@ struct ab_flags {
   std::vector<std::string> refused; // run flags ab has no use for, refused by name
 };
 
-void add_ab_options(CLI::App& ab, ab_flags& flags);
+// `kerntime ab`: the subcommand, its line in --help and its flags.
+CLI::App* add_ab_command(CLI::App& app, ab_flags& flags);
 
 // Exit 0: no state got slower; 1: one did (listed first), a state failed on a side, a report
 // was not written, or, with --fail-on-inconclusive, a state stayed inconclusive; 2: bad input (a

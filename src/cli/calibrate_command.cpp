@@ -41,7 +41,10 @@ calibration_gemm_factory get_calibration_gemm_factory() {
   return factory_slot();
 }
 
-void add_calibrate_options(CLI::App& calibrate, calibrate_flags& flags) {
+CLI::App* add_calibrate_command(CLI::App& app, calibrate_flags& flags) {
+  CLI::App& calibrate = *app.add_subcommand(
+      "calibrate", "Measure what this GPU achieves now (copy, a GEMM per precision) for run "
+                   "--calibration");
   calibrate.add_option("-o,--output", flags.output, "Write the calibration JSON to this file")
       ->capture_default_str();
   calibrate.add_option("--gemm-size", flags.gemm_size, "M = N = K of the GEMMs (256..32768)")
@@ -49,6 +52,7 @@ void add_calibrate_options(CLI::App& calibrate, calibrate_flags& flags) {
   calibrate
       .add_option("--copy-mib", flags.copy_mib, "MiB the device-to-device copy moves (16..16384)")
       ->capture_default_str();
+  return &calibrate;
 }
 
 int run_calibrate(const calibrate_flags& flags, const std::vector<std::string>& args,

@@ -18,7 +18,8 @@ struct calibrate_flags {
   long long copy_mib = 1024;
 };
 
-void add_calibrate_options(CLI::App& calibrate, calibrate_flags& flags);
+// `kerntime calibrate`: the subcommand, its line in --help and its flags.
+CLI::App* add_calibrate_command(CLI::App& app, calibrate_flags& flags);
 
 // Exit 0: written; 2: bad input; 3: no CUDA device.
 [[nodiscard]] int run_calibrate(const calibrate_flags& flags, const std::vector<std::string>& args,

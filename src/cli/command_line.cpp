@@ -56,32 +56,17 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
       ->default_str("-");
   auto* info = app.add_subcommand("info", "Show the CUDA devices and whether CUPTI is usable");
   compare_flags compare_settings;
-  auto* compare = app.add_subcommand(
-      "compare", "Compare two runs' results per state (exit 1 when something got slower)");
-  add_compare_options(*compare, compare_settings);
   merge_flags merge_settings;
-  auto* merge = app.add_subcommand(
-      "merge", "Join the result files of a sharded run (run --shard) into one set of reports");
-  add_merge_options(*merge, merge_settings);
   ab_flags ab_settings;
-  auto* ab = app.add_subcommand(
-      "ab", "Is B faster than A? Two programs' trials interleaved on one GPU, each state decided "
-            "as soon as it is sure (exit 1 when one got slower)");
-  add_ab_options(*ab, ab_settings);
   calibrate_flags calibrate_settings;
-  auto* calibrate = app.add_subcommand(
-      "calibrate", "Measure what this GPU achieves now (copy, a GEMM per precision) for run "
-                   "--calibration");
-  add_calibrate_options(*calibrate, calibrate_settings);
   report_flags report_settings;
-  auto* report = app.add_subcommand(
-      "report", "Render a kerntime JSON again: HTML, JUnit, CSV, … (with --baseline, compared)");
-  add_report_options(*report, report_settings);
   history_flags history_settings;
-  auto* history = app.add_subcommand(
-      "history", "Keep runs in a store and find which commit made a state slower (add, show, "
-                 "changes, baseline)");
-  const history_commands history_subcommands = add_history_options(*history, history_settings);
+  const CLI::App* compare = add_compare_command(app, compare_settings);
+  const CLI::App* merge = add_merge_command(app, merge_settings);
+  const CLI::App* ab = add_ab_command(app, ab_settings);
+  const CLI::App* calibrate = add_calibrate_command(app, calibrate_settings);
+  const CLI::App* report = add_report_command(app, report_settings);
+  const history_commands history = add_history_command(app, history_settings);
   check_every_value(app);
 
   if (const auto done = parse_or_explain(app, args, program, out, err)) {
@@ -115,8 +100,8 @@ int run_command_line(const std::vector<std::string>& args, const benchmark_regis
     if (*report) {
       return run_report(report_settings, env);
     }
-    if (*history) {
-      return run_history(history_subcommands, history_settings, args, env);
+    if (*history.history) {
+      return run_history(history, history_settings, args, env);
     }
     return run_measurements(*run, flags, run_selection, registry, args, env);
   } catch (const invalid_argument& e) {

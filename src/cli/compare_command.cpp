@@ -119,7 +119,9 @@ void add_clock_mismatch_option(CLI::App& command, std::string& rule) {
       ->capture_default_str();
 }
 
-void add_compare_options(CLI::App& compare, compare_flags& flags) {
+CLI::App* add_compare_command(CLI::App& app, compare_flags& flags) {
+  CLI::App& compare = *app.add_subcommand(
+      "compare", "Compare two runs' results per state (exit 1 when something got slower)");
   compare.add_option("files", flags.files, "BASE.json NEW.json (kerntime JSON of two runs)");
   compare.add_option("--base", flags.base,
                      "A base result file, or a folder of them; repeat for several runs");
@@ -139,6 +141,7 @@ void add_compare_options(CLI::App& compare, compare_flags& flags) {
                    "Compare runs from different GPU models");
   add_clock_mismatch_option(compare, flags.on_clock_mismatch);
   add_comparison_output_options(compare, flags.outputs);
+  return &compare;
 }
 
 int run_compare(const compare_flags& flags, const cli_environment& env) {

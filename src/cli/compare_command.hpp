@@ -33,7 +33,8 @@ struct compare_flags {
 [[nodiscard]] clock_mismatch_rule clock_mismatch_flag(const std::string& text);
 void add_clock_mismatch_option(CLI::App& command, std::string& rule);
 
-void add_compare_options(CLI::App& compare, compare_flags& flags);
+// `kerntime compare`: the subcommand, its line in --help and its flags.
+CLI::App* add_compare_command(CLI::App& app, compare_flags& flags);
 
 // Exit 0: nothing got slower; 1: something did (listed first); 2: bad input.
 [[nodiscard]] int run_compare(const compare_flags& flags, const cli_environment& env);

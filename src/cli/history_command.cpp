@@ -379,9 +379,13 @@ std::int64_t add_to_history(const history_target& target, const result_set& set,
   return store.add(set, labels_of(target), source);
 }
 
-history_commands add_history_options(CLI::App& history, history_flags& flags) {
+history_commands add_history_command(CLI::App& app, history_flags& flags) {
+  CLI::App& history = *app.add_subcommand(
+      "history", "Keep runs in a store and find which commit made a state slower (add, show, "
+                 "changes, baseline)");
   history.require_subcommand(1);
   history_commands c;
+  c.history = &history;
   c.add = history.add_subcommand("add", "Keep runs' results in the history store");
   c.add->add_option("files", flags.inputs, "kerntime JSON files (run --json, merge --json)")
       ->required();

@@ -41,13 +41,15 @@ struct history_flags {
 };
 
 struct history_commands {
+  CLI::App* history = nullptr; // the command itself; the others are its subcommands
   CLI::App* add = nullptr;
   CLI::App* show = nullptr;
   CLI::App* changes = nullptr;
   CLI::App* baseline = nullptr;
 };
 
-history_commands add_history_options(CLI::App& history, history_flags& flags);
+// `kerntime history` and its subcommands, their lines in --help and their flags.
+history_commands add_history_command(CLI::App& app, history_flags& flags);
 
 // --commit, --branch and --label of a run added to the history (history add, run --store).
 void add_run_label_options(CLI::App& command, history_target& target);

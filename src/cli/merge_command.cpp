@@ -60,7 +60,9 @@ int merge_plan_files(const std::vector<std::pair<std::string, std::string>>& tex
 
 } // namespace
 
-void add_merge_options(CLI::App& merge, merge_flags& flags) {
+CLI::App* add_merge_command(CLI::App& app, merge_flags& flags) {
+  CLI::App& merge = *app.add_subcommand(
+      "merge", "Join the result files of a sharded run (run --shard) into one set of reports");
   merge
       .add_option("files", flags.inputs,
                   "The shards' kerntime JSON files (or the plans of kerntime list --json)")
@@ -69,6 +71,7 @@ void add_merge_options(CLI::App& merge, merge_flags& flags) {
   merge.add_flag("--allow-partial", flags.allow_partial,
                  "Merge although some shards are missing (they are named on stderr)");
   merge.add_flag("-q,--quiet", flags.quiet, "No markdown on stdout");
+  return &merge;
 }
 
 int run_merge(const merge_flags& flags, const std::vector<std::string>& args,

@@ -19,7 +19,8 @@ struct merge_flags {
   bool quiet = false;
 };
 
-void add_merge_options(CLI::App& merge, merge_flags& flags);
+// `kerntime merge`: the subcommand, its line in --help and its flags.
+CLI::App* add_merge_command(CLI::App& app, merge_flags& flags);
 
 // Exit 0: merged (and every file written); 1: a state failed in a shard, or a file was not
 // written; 2: bad input (files that do not merge), nothing written.

@@ -15,7 +15,9 @@
 
 namespace kerntime::detail {
 
-void add_report_options(CLI::App& report, report_flags& flags) {
+CLI::App* add_report_command(CLI::App& app, report_flags& flags) {
+  CLI::App& report = *app.add_subcommand(
+      "report", "Render a kerntime JSON again: HTML, JUnit, CSV, … (with --baseline, compared)");
   report
       .add_option("file", flags.input,
                   "A kerntime JSON (kerntime run --json, merge --json, the pytest plugin's "
@@ -33,6 +35,7 @@ void add_report_options(CLI::App& report, report_flags& flags) {
                     "Only the states whose name this pattern finds (RE2 syntax), e.g. "
                     "'gemm|copy': the HTML of a nightly run draws each state's charts only for "
                     "a few hundred states");
+  return &report;
 }
 
 namespace {

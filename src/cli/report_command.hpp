@@ -22,7 +22,8 @@ struct report_flags {
   std::optional<std::string> filter; // only the states whose name the pattern finds (RE2)
 };
 
-void add_report_options(CLI::App& report, report_flags& flags);
+// `kerntime report`: the subcommand, its line in --help and its flags.
+CLI::App* add_report_command(CLI::App& app, report_flags& flags);
 
 // Exit 0: every file written; 1: a file was not written, or with --gate a state of the file
 // failed or (with --baseline) got slower; 2: bad input (a file that is not a kerntime result
