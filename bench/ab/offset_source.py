@@ -28,7 +28,6 @@ It changes no setting of the card.
 """
 
 import argparse
-import json
 import math
 import os
 import shutil
@@ -36,23 +35,16 @@ import statistics
 import subprocess
 import sys
 
-from preparation_stats import clipped_mean  # the time `kerntime ab` reads
+import preparation_stats  # each preparation's clipped mean: the time `kerntime ab` reads
 
 STATES = ("reduce_sum/T=float/elements=65536", "tiny_kernel/kernels=16",
           "radix_sort/elements=65536", "spin/duration_us=10")
 
 
 def preparations(path):
-    """Per state, one time per preparation (its only trial), in the order the run made them."""
-    out = {}
-    for run in json.load(open(path))["runs"]:
-        result = run.get("result")
-        if not result:
-            continue
-        step = result.get("timer_resolution_ns") or 0.0
-        out.setdefault(run["state_name"], []).extend(
-            clipped_mean(t["span_ns"], step) for t in result["trials"] if t["span_ns"])
-    return out
+    """Per state, each preparation's time (its only trial's clipped mean), in run order."""
+    return {state: [row[1] for row in rows]
+            for state, rows in preparation_stats.preparations(path).items()}
 
 
 def sd(values):

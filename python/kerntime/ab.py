@@ -132,6 +132,8 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
     cycle_blocks: List[Optional[float]] = []
     sequence = None
     step = 0.0
+    # Blocks spread too widely to settle within this many are given up (the run's rule, in C++).
+    give_up_beyond = _kerntime.give_up_margin * max_blocks
     while len(time_blocks) < max_blocks:
         block: List[Result] = []
         for side in _BLOCK_ORDER:
@@ -146,7 +148,7 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
         sequence.add_block(time_blocks[-1])
         if (sequence.decision(threshold) != "undecided" or clock() - started >= max_time
                 or sequence.no_verdict_reachable(threshold)
-                or sequence.out_of_reach(threshold, 2 * max_blocks)):
+                or sequence.out_of_reach(threshold, give_up_beyond)):
             break
     assert sequence is not None  # max_blocks >= 1: at least one block ran
     ratio, low, high = sequence.interval()
@@ -163,10 +165,10 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
             f"±{100 * step:.1f} % of the time, as wide as the band (±{100 * threshold:g} %), so "
             f"same cannot be reached, and the interval without it already lies inside the band, "
             f"so neither can slower or faster; measure more work per call or widen threshold")
-    elif comparison.verdict == "inconclusive" and sequence.out_of_reach(threshold, 2 * max_blocks):
+    elif comparison.verdict == "inconclusive" and sequence.out_of_reach(threshold, give_up_beyond):
         comparison.notes.append(
             f"stopped after {comparison.blocks} blocks: they spread so widely that even a ratio "
-            f"of exactly 1 would need more than {2 * max_blocks} blocks to settle within "
+            f"of exactly 1 would need more than {give_up_beyond} blocks to settle within "
             f"±{100 * threshold:g} %, twice max_blocks; raise max_blocks or widen threshold")
     elif comparison.verdict == "inconclusive":
         comparison.notes.append(

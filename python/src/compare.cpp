@@ -126,6 +126,7 @@ void bind_sequential_ratio(py::module_& m) {
            py::arg("limit"),
            "True when, at the spread the blocks show, no verdict can come by `limit` blocks even "
            "at the most favourable ratio (from the 10th block on).");
+  m.attr("give_up_margin") = detail::give_up_margin;
   m.def(
       "block_log_ratio",
       [](const std::array<double, detail::trials_per_block>& medians) {

@@ -89,6 +89,10 @@ inline constexpr std::size_t min_observations_to_stop_early = 8;
 // beyond the run's limit: by 10 the spread is known to within about ±25 % (a chi-square of 9
 // degrees of freedom), where 3 or 4 observations could be several times too wide by chance.
 inline constexpr std::size_t min_observations_to_give_up = 10;
+// A run gives a state up when its spread would need more than this many times the observations
+// the run allows (kerntime ab's rounds, kerntime.ab's blocks): a margin for a spread that reads
+// wide by chance (docs/ab.md, "Why stop the hopeless early").
+inline constexpr std::size_t give_up_margin = 2;
 
 // The running state of one A/B comparison: add a block's log-ratio, read the interval, decide.
 class sequential_ratio {

@@ -249,11 +249,11 @@ public:
     options_.min_observations =
         settings.min_rounds *
         (settings.keep_workers ? std::max<std::size_t>(1, settings.pairs_per_round / 2) : 1);
-    // The observations --max-pairs allows (rounds, or blocks with kept workers), twice over: a
-    // state whose spread needs more even at the most favourable ratio stops early.
+    // The observations --max-pairs allows (rounds, or blocks with kept workers), with the margin:
+    // a state whose spread needs more even at the most favourable ratio stops early.
     const std::size_t most = settings.keep_workers ? settings.max_pairs / 2
                                                    : settings.max_pairs / settings.pairs_per_round;
-    options_.give_up_beyond = settings.give_up_early ? 2 * most : 0;
+    options_.give_up_beyond = settings.give_up_early ? give_up_margin * most : 0;
   }
 
   [[nodiscard]] bool given_up() const {
