@@ -50,6 +50,15 @@ cp -p /usr/include/simdjson.h /usr/include/zlib.h /usr/include/zconf.h .deps/inc
 # libpq's header (the PostgreSQL history store loads libpq itself, when a store names a server).
 cp -p /usr/include/postgresql/libpq-fe.h /usr/include/postgresql/postgres_ext.h \
   /usr/include/postgresql/pg_config_ext.h .deps/include/
+# The header-only libraries the Python module's build there needs (docs/python.md): fmt's and
+# nlohmann_json's folders whole, and of Boost (162 MiB) only the headers this build included,
+# read from ninja's dependency log (~5 MiB: Boost.Math's Student t and what it pulls in).
+cp -rp /usr/include/fmt /usr/include/nlohmann .deps/include/
+ninja -C "$build" -t deps 2>/dev/null | grep -oE '/usr/include/boost/[^ ]+' | sort -u |
+  while read -r header; do
+    mkdir -p ".deps/include/$(dirname "${header#/usr/include/}")"
+    cp -p "$header" ".deps/include/${header#/usr/include/}"
+  done
 simdjson=$(readlink -f /usr/lib/x86_64-linux-gnu/libsimdjson.so)
 cp -p "$simdjson" ".deps/lib/$(objdump -p "$simdjson" | awk '/SONAME/ {print $2}')"
 cp -p "$simdjson" .deps/lib/libsimdjson.so
