@@ -48,6 +48,10 @@ struct supervision_summary {
   // the CUDA context), which the command waits for.
   std::vector<double> worker_exit_seconds;
   int faults = 0; // crashed, cuda_fault or timed_out states
+  // kerntime ab: the wall time its rounds spent waiting for their workers to be ready and, after
+  // their trials, to exit (workers that start or exit together count once), summed over rounds.
+  double start_wait_seconds = 0;
+  double exit_wait_seconds = 0;
 };
 
 // The order the queue hands states out: states without an expected time first (in plan

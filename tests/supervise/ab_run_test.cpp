@@ -63,9 +63,10 @@ using outcome = stand_in_outcome<ab_state_outcome>;
 
 outcome run_with(const std::vector<std::string>& names, std::vector<ab_pair_slot> pairs,
                  std::size_t min_rounds = 3, std::size_t max_pairs = 40,
-                 bool keep_workers = false) {
+                 bool keep_workers = false, std::size_t process_pairs = 1) {
   ab_run_settings settings;
   settings.pairs = std::move(pairs);
+  settings.process_pairs = process_pairs;
   settings.min_rounds = min_rounds;
   settings.max_pairs = max_pairs;
   settings.keep_workers = keep_workers;
@@ -226,6 +227,95 @@ TEST(ab_run, each_round_flips_which_side_goes_first) {
   EXPECT_EQ(order, "ABBABAABABBA");
 }
 
+// The stand-ins' log (STAND_IN_LOG) as one letter per line: s(tart), t(rial), e(xit); and the
+// trials' lines.
+struct worker_log {
+  std::string kinds;
+  std::vector<std::string> trials; // "SIDE STATE PID"
+};
+
+worker_log read_log(const std::filesystem::path& path) {
+  worker_log log;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    log.kinds += line.front();
+    if (line.starts_with("trial ")) {
+      log.trials.push_back(line.substr(6));
+    }
+  }
+  return log;
+}
+
+TEST(ab_run, process_pairs_of_a_round_start_together_run_one_at_a_time_and_end_together) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("kerntime_ab_pairs_" + std::to_string(::getpid()) + ".log");
+  std::filesystem::remove(path);
+  const std::vector<std::string> names{"ok/a", "ok/b"};
+  ab_pair_slot pair = pair_on(0, names, 1.05, {{"STAND_IN_LOG", path.string()}});
+  pair.a.environment.emplace_back("STAND_IN_SIDE", "A");
+  pair.b.environment.emplace_back("STAND_IN_SIDE", "B");
+  // Three process pairs a round, no decision before four observations: round 1 gives each state
+  // three, round 2's first pair the fourth, which decides both (B is 5 % slower); that round's
+  // other two pairs have nothing left to run.
+  const auto o = run_with(names, {pair}, 4, 40, false, 3);
+  const worker_log log = read_log(path);
+  std::filesystem::remove(path);
+  for (const auto& s : o.states) {
+    ASSERT_TRUE(s.comparison) << s.failure;
+    EXPECT_EQ(s.comparison->outcome, verdict::slower);
+    EXPECT_EQ(s.comparison->base_units, 4); // each process pair one observation
+    EXPECT_EQ(s.process_pairs, (std::vector<std::size_t>{1, 1, 1, 1}));
+  }
+  EXPECT_EQ(o.summary.workers_started, 2 * 3 * 2);
+  // Every worker of a round is ready before its first trial, and all have ended before the
+  // next round starts: no start or exit overlaps a trial.
+  EXPECT_EQ(log.kinds, std::string(6, 's') + std::string(2 * 3 * 4, 't') + std::string(6, 'e') +
+                           std::string(6, 's') + std::string(2 * 4, 't') + std::string(6, 'e'));
+  // A state's observations run in the process pairs in turn, one block each, the side going first
+  // alternating from observation to observation; each block in a pair of its own.
+  ASSERT_EQ(log.trials.size(), 32U);
+  std::string order;
+  std::vector<std::set<std::string>> block_pids;
+  for (std::size_t t = 0; t < log.trials.size(); ++t) {
+    std::istringstream fields(log.trials[t]);
+    std::string side;
+    std::string state;
+    std::string pid;
+    fields >> side >> state >> pid;
+    if (t < 24) {
+      EXPECT_EQ(state, t < 12 ? "ok/a" : "ok/b") << t;
+    }
+    if (t < 12) {
+      order += side;
+    }
+    if (t % 4 == 0) {
+      block_pids.emplace_back();
+    }
+    block_pids.back().insert(pid);
+  }
+  EXPECT_EQ(order, "ABBABAABABBA");
+  std::set<std::string> round_one;
+  for (std::size_t b = 0; b < 3; ++b) {
+    EXPECT_EQ(block_pids[b].size(), 2U) << b; // one A and one B worker
+    EXPECT_EQ(block_pids[b], block_pids[b + 3]) << b; // ok/b runs in the same pairs
+    round_one.insert(block_pids[b].begin(), block_pids[b].end());
+  }
+  EXPECT_EQ(round_one.size(), 6U);
+}
+
+TEST(ab_run, several_process_pairs_whose_b_cannot_start_give_the_device_up) {
+  const std::vector<std::string> names{"ok/a"};
+  ab_pair_slot slot = pair_on(0, names);
+  slot.b.environment.emplace_back("STAND_IN_UNUSABLE", "B's GPU is held by another process");
+  const auto o = run_with(names, {slot}, 3, 40, false, 2);
+  ASSERT_EQ(o.states.size(), 1U);
+  EXPECT_FALSE(o.states[0].comparison);
+  EXPECT_EQ(o.states[0].failure_kind, error_kind::device_unavailable);
+  EXPECT_NE(o.events.find("B's worker on GPU 0, process pair 2 did not start"), std::string::npos)
+      << o.events;
+  EXPECT_EQ(o.summary.workers_started, 2 * 2 * 2); // two rounds of two pairs, then given up
+}
+
 TEST(ab_run, a_device_whose_workers_cannot_start_is_given_up_and_the_other_runs_everything) {
   const std::vector<std::string> names{"ok/a", "ok/b", "ok/c", "ok/d", "ok/e", "ok/f"};
   const auto o = run_with(names, {pair_on(0, names, 1.0, {{"STAND_IN_UNUSABLE", "no GPU 0"}}),
@@ -291,6 +381,16 @@ TEST(ab_run, pairs_per_round_that_do_not_divide_the_most_pairs_are_refused) {
   EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
   settings.max_pairs = 10;
   settings.pairs_per_round = 3;
+  EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
+}
+
+TEST(ab_run, no_process_pair_or_several_kept_ones_are_refused) {
+  ab_run_settings settings;
+  settings.pairs = {pair_on(0, {"ok/a"})};
+  settings.process_pairs = 0;
+  EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
+  settings.process_pairs = 2;
+  settings.keep_workers = true;
   EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
 }
 

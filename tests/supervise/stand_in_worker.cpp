@@ -6,7 +6,8 @@
 //   hang     never answers                      fault  sends a cuda_fault result, then exits
 //   garbage  sends a line that is no message
 // STAND_IN_UNUSABLE=reason: says the device is unusable and exits. STAND_IN_LOG=FILE: appends
-// "start PID DEVICE" per start. STAND_IN_STATE_MS=N: an ok state takes N ms.
+// "start PID DEVICE placement=..." per start, "trial SIDE STATE PID" per trial (STAND_IN_SIDE)
+// and "exit PID" when its commands end. STAND_IN_STATE_MS=N: an ok state takes N ms.
 // KERNTIME_WORKER_DEVICE: the ordinal it reports.
 // For kerntime ab: `stand_in_worker list --json -` prints a plan of the states in STAND_IN_STATES
 // (comma-separated; default ok/n=1,ok/n=2). An ok result holds one trial of 4 iterations whose
@@ -128,7 +129,8 @@ int main(int argc, char** argv) {
     if (const char* log = std::getenv("STAND_IN_LOG")) {
       const char* side = std::getenv("STAND_IN_SIDE");
       std::ofstream(log, std::ios::app)
-          << "trial " << (side != nullptr ? side : "?") << ' ' << request->state_name << '\n';
+          << "trial " << (side != nullptr ? side : "?") << ' ' << request->state_name << ' '
+          << ::getpid() << '\n';
     }
     benchmark_run run;
     run.benchmark = what;
@@ -181,6 +183,9 @@ int main(int argc, char** argv) {
       run.result = r;
       send(out, result_message(run));
     }
+  }
+  if (const char* log = std::getenv("STAND_IN_LOG")) {
+    std::ofstream(log, std::ios::app) << "exit " << ::getpid() << '\n';
   }
   if (std::getenv("STAND_IN_HANG_AT_EXIT") != nullptr) {
     for (;;) {
