@@ -262,8 +262,8 @@ public:
     pairs_.reserve(count);
     for (std::size_t k = 0; k < count; ++k) {
       const std::string label = pair_label(slot, k, count);
-      pairs_.push_back({.a = side_worker(slot.a, label + ", A"),
-                        .b = side_worker(slot.b, label + ", B")});
+      pairs_.push_back(
+          {.a = side_worker(slot.a, label + ", A"), .b = side_worker(slot.b, label + ", B")});
     }
     // An observation is a round's process pair, or with kept workers a block.
     options_.min_observations =

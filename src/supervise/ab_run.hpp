@@ -52,8 +52,8 @@ struct ab_run_settings {
   // round's time for a small state) overlap, as far as the driver lets processes start in
   // parallel (docs/ab.md).
   std::size_t process_pairs = 1;
-  // Per state: no decision before this many observations (process pairs). The sequence is valid from 3;
-  // one more guards against a heavy-tailed first few (docs/ab.md).
+  // Per state: no decision before this many observations (process pairs). The sequence is valid
+  // from 3; one more guards against a heavy-tailed first few (docs/ab.md).
   std::size_t min_rounds = 4;
   // The same process pair for every round: then every block is an observation, which the
   // process pair's offset makes too confident (docs/ab.md); for seeing that offset, not deciding.

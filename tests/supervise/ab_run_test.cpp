@@ -62,8 +62,8 @@ ab_pair_slot pair_on(int device, const std::vector<std::string>& names, double b
 using outcome = stand_in_outcome<ab_state_outcome>;
 
 outcome run_with(const std::vector<std::string>& names, std::vector<ab_pair_slot> pairs,
-                 std::size_t min_rounds = 3, std::size_t max_pairs = 40,
-                 bool keep_workers = false, std::size_t process_pairs = 1) {
+                 std::size_t min_rounds = 3, std::size_t max_pairs = 40, bool keep_workers = false,
+                 std::size_t process_pairs = 1) {
   ab_run_settings settings;
   settings.pairs = std::move(pairs);
   settings.process_pairs = process_pairs;
@@ -296,7 +296,7 @@ TEST(ab_run, process_pairs_of_a_round_start_together_run_one_at_a_time_and_end_t
   EXPECT_EQ(order, "ABBABAABABBA");
   std::set<std::string> round_one;
   for (std::size_t b = 0; b < 3; ++b) {
-    EXPECT_EQ(block_pids[b].size(), 2U) << b; // one A and one B worker
+    EXPECT_EQ(block_pids[b].size(), 2U) << b;         // one A and one B worker
     EXPECT_EQ(block_pids[b], block_pids[b + 3]) << b; // ok/b runs in the same pairs
     round_one.insert(block_pids[b].begin(), block_pids[b].end());
   }
