@@ -31,8 +31,10 @@ It changes no setting of the card.
 """
 
 import argparse
+import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -78,6 +80,34 @@ def analyse(a, b):
     return row
 
 
+def costs(out, name):
+    """What a process pair and a block cost in this run: per process pair, the wall time the
+    rounds waited for their workers to start and to exit (the run's last line); per state, the
+    seconds of one block's four preparations (the workers' own wall times, pooled per side)."""
+    text = open(f"{out}/{name}.err").read()
+    found = re.search(r"\(([\d.]+) s waiting for them to start, ([\d.]+) s to exit\)", text)
+    observations = {state: len(times) // 2
+                    for state, times in preparations(f"{out}/{name}_a.json").items()}
+    wall = {}
+    for side in ("a", "b"):
+        for run in json.load(open(f"{out}/{name}_{side}.json"))["runs"]:
+            if run.get("result"):
+                wall[run["state_name"]] = wall.get(run["state_name"], 0.0) + run["wall_seconds"]
+    row = {"block_s": {state: seconds / observations[state] for state, seconds in wall.items()
+                       if observations.get(state)}}
+    # Every state ran in every process pair until its last: the most observations is the number
+    # of pairs that ran trials (a round's unused pairs aside).
+    pairs = max(observations.values(), default=0)
+    if found and pairs:
+        row["start_per_pair_s"] = float(found[1]) / pairs
+        row["exit_per_pair_s"] = float(found[2]) / pairs
+    return row
+
+
+def milliseconds(rows, key):
+    return "–".join(sorted({f"{1000 * r[key]:.0f}" for r in rows}))
+
+
 def run_ab(kerntime, out, name, setup, rounds):
     command = [kerntime, "ab", kerntime, kerntime,
                "--filter", "^(" + "|".join(STATES) + ")$",
@@ -114,6 +144,7 @@ def main():
     if "one_core" in setups and shutil.which("taskset") is None:
         sys.exit("offset_source: taskset is missing, which the one_core set-up needs")
     rows = []
+    pair_costs = []
     # The set-ups interleaved, so a drift of the machine spreads over all of them alike.
     for repeat in range(1, args.repeats + 1):
         for setup in setups:
@@ -126,17 +157,30 @@ def main():
             except (OSError, ValueError, KeyError) as e:
                 print(f"RESULT ab_offset setup={setup} run={repeat} error={type(e).__name__}")
                 continue
+            cost = costs(args.out, name)
+            pair_costs.append(dict(cost, setup=setup))
+            print(f"RESULT ab_cost setup={setup} run={repeat} "
+                  f"start_per_pair_s={cost.get('start_per_pair_s', float('nan')):.3f} "
+                  f"exit_per_pair_s={cost.get('exit_per_pair_s', float('nan')):.3f}", flush=True)
             for state in STATES:
                 if state in a and state in b and min(len(a[state]), len(b[state])) >= 4:
                     row = analyse(a[state], b[state])
-                    row.update(setup=setup, run=repeat, state=state)
+                    row.update(setup=setup, run=repeat, state=state,
+                               block_s=cost["block_s"].get(state, float("nan")))
                     rows.append(row)
                     print("RESULT ab_offset " + " ".join(
                         f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
                         for k, v in row.items()), flush=True)
+    print("\n| set-up | start per process pair | exit per process pair |")
+    print("|---|---:|---:|")
+    for setup in setups:
+        mine = [c for c in pair_costs if c["setup"] == setup and "start_per_pair_s" in c]
+        if mine:
+            print(f"| {setup} | {milliseconds(mine, 'start_per_pair_s')} ms | "
+                  f"{milliseconds(mine, 'exit_per_pair_s')} ms |")
     print("\n| state | set-up | rounds | round SD (B/A) | within a round (A; B) | "
-          "a side's rounds beyond that (A; B) | process pair's offset |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+          "a side's rounds beyond that (A; B) | process pair's offset | a block's trials |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for state in STATES:
         for setup in setups:
             mine = [r for r in rows if r["state"] == state and r["setup"] == setup]
@@ -145,7 +189,8 @@ def main():
             cell = lambda key: "–".join(sorted({f"{r[key]:.2f}" for r in mine}))
             print(f"| `{state}` | {setup} | {'/'.join(str(r['rounds']) for r in mine)} | "
                   f"{cell('round_sd')} % | {cell('a_within_sd')}; {cell('b_within_sd')} % | "
-                  f"{cell('a_offset_sd')}; {cell('b_offset_sd')} % | {cell('pair_offset_sd')} % |")
+                  f"{cell('a_offset_sd')}; {cell('b_offset_sd')} % | {cell('pair_offset_sd')} % | "
+                  f"{milliseconds(mine, 'block_s')} ms |")
 
 
 if __name__ == "__main__":
