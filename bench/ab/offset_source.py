@@ -16,9 +16,6 @@ set-ups that each remove one suspect:
             kernels' code lies is then the same in every process;
 - kept:     one process pair for every round (--keep-workers): the process's own offset is then
             the same in every round, so what is left is the spread of blocks within a process.
-- pairs4:   fresh process pairs, four started at once per round (--process-pairs 4), run one
-            after the other: whether pairs that start together, and idle contexts beside the
-            pair measuring, move the spread or the offset.
 
 For every state and set-up it gives the SD of a round's log-ratio B/A (what the confidence
 sequence sees); split by side, the SD of a worker's preparations within its round and the part
@@ -117,8 +114,6 @@ def run_ab(kerntime, out, name, setup, rounds):
                "--results-b", f"{out}/{name}_b.json", "-q"]
     if setup == "kept":
         command.append("--keep-workers")
-    if setup == "pairs4":
-        command += ["--process-pairs", "4"]
     if setup == "one_core":
         command = ["taskset", "-c", str(os.cpu_count() // 2)] + command
     env = dict(os.environ)
@@ -137,7 +132,7 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--setups", default="fresh,one_core,eager,kept,pairs4")
+    parser.add_argument("--setups", default="fresh,one_core,eager,kept")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     setups = args.setups.split(",")

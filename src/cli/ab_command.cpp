@@ -30,10 +30,6 @@
 namespace kerntime::detail {
 namespace {
 
-// The most process pairs a round may start at once on one GPU: each is two CUDA contexts held
-// at once (their memory, their flush buffers).
-constexpr long long max_process_pairs = 16;
-
 // The selection flags and the protocol flags given, as typed: what each worker's `run` gets.
 const std::vector<std::string>& forwarded_options() {
   static const std::vector<std::string> names{"--filter",
@@ -272,12 +268,8 @@ CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
                 "A-B pairs of trials of each undecided state per round; every round is a fresh "
                 "process pair (one worker per side), whose blocks give the state one observation")
       ->capture_default_str();
-  ab.add_option("--process-pairs", flags.process_pairs,
-                "Process pairs each round starts at once per GPU, each its own observation: "
-                "they start and exit together and run their trials one pair after the other")
-      ->capture_default_str();
   ab.add_option("--min-rounds", flags.min_rounds,
-                "No decision before a state has this many observations (process pairs)")
+                "No decision before a state has this many rounds (process pairs) of observations")
       ->capture_default_str();
   ab.add_flag("--keep-workers", flags.keep_workers,
               "Keep one process pair for the whole run and read every block as an observation: "
@@ -341,16 +333,6 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
                     std::max(flags.pairs_per_round,
                              flags.max_pairs / flags.pairs_per_round * flags.pairs_per_round)));
   }
-  if (flags.process_pairs < 1 || flags.process_pairs > max_process_pairs) {
-    throw invalid_argument(fmt::format(
-        "--process-pairs {}: give 1 to {} (each pair is two processes on the GPU at once), "
-        "e.g. --process-pairs 4",
-        flags.process_pairs, max_process_pairs));
-  }
-  if (flags.keep_workers && flags.process_pairs > 1) {
-    throw invalid_argument("--keep-workers keeps one process pair for the whole run; drop "
-                           "--process-pairs or --keep-workers");
-  }
   if (flags.min_rounds < 0 || flags.min_rounds * flags.pairs_per_round > flags.max_pairs) {
     throw invalid_argument(fmt::format(
         "--min-rounds {}: at --pairs-per-round {} that is more pairs than --max-pairs ({}); "
@@ -400,7 +382,6 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   settings.options = options;
   settings.max_pairs = static_cast<std::size_t>(flags.max_pairs);
   settings.pairs_per_round = static_cast<std::size_t>(flags.pairs_per_round);
-  settings.process_pairs = static_cast<std::size_t>(flags.process_pairs);
   settings.min_rounds = static_cast<std::size_t>(flags.min_rounds);
   settings.keep_workers = flags.keep_workers;
   settings.give_up_early = !flags.run_to_limits;

@@ -31,7 +31,6 @@ struct ab_flags {
   double alpha = 0.05;
   long long max_pairs = 100;
   long long pairs_per_round = 2;
-  long long process_pairs = 1;
   long long min_rounds = 4;
   bool keep_workers = false;
   bool run_to_limits = false; // every undecided state to --max-pairs or --max-time

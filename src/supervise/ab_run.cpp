@@ -2,7 +2,6 @@
 
 #include <poll.h>
 
-#include <algorithm>
 #include <barrier>
 #include <chrono>
 #include <csignal>
@@ -241,30 +240,11 @@ enum class round_outcome { more, finished, no_worker };
 // A worker that cannot start this often in a row gives its device up.
 constexpr int start_attempts = 2;
 
-// One process pair: a worker of A and one of B on the same device.
-struct process_pair {
-  side_worker a;
-  side_worker b;
-  bool usable = false; // both sides started this round (or were restarted since)
-
-  side_worker& of(ab_side which) { return which == ab_side::a ? a : b; }
-};
-
-std::string pair_label(const ab_pair_slot& slot, std::size_t k, std::size_t count) {
-  return count == 1 ? slot.label : fmt::format("{}, process pair {}", slot.label, k + 1);
-}
-
 class pair_runner {
 public:
   pair_runner(const ab_pair_slot& slot, const ab_run_settings& settings, std::mutex& output)
-      : slot_(slot), settings_(settings), options_(settings.options), output_(output) {
-    const std::size_t count = std::max<std::size_t>(1, settings.process_pairs);
-    pairs_.reserve(count);
-    for (std::size_t k = 0; k < count; ++k) {
-      const std::string label = pair_label(slot, k, count);
-      pairs_.push_back(
-          {.a = side_worker(slot.a, label + ", A"), .b = side_worker(slot.b, label + ", B")});
-    }
+      : slot_(slot), settings_(settings), options_(settings.options), output_(output),
+        a_(slot.a, slot.label + ", A"), b_(slot.b, slot.label + ", B") {
     // An observation is a round's process pair, or with kept workers a block.
     options_.min_observations =
         settings.min_rounds *
@@ -277,93 +257,45 @@ public:
   }
 
   [[nodiscard]] bool given_up() const {
-    // Counted per worker: one side that always starts must not reset the other's failures.
-    return std::ranges::any_of(pairs_,
-                               [](const process_pair& p) {
-                                 return p.a.failed_starts() >= start_attempts ||
-                                        p.b.failed_starts() >= start_attempts;
-                               }) ||
+    // Counted per side: one side that always starts must not reset the other's failures.
+    return a_.failed_starts() >= start_attempts || b_.failed_starts() >= start_attempts ||
            refused_arguments();
   }
   [[nodiscard]] bool refused_arguments() const {
-    return std::ranges::any_of(pairs_, [](const process_pair& p) {
-      return p.a.refused_arguments() || p.b.refused_arguments();
-    });
+    return a_.refused_arguments() || b_.refused_arguments();
   }
   [[nodiscard]] const std::string& given_up_because() const { return last_start_problem_; }
   supervision_summary& summary() { return summary_; }
 
-  // Starts every worker of this round's process pairs at once (--process-pairs of them), the
-  // side launched first alternating from pair to pair (side_in_round), and waits until all are
-  // ready: no process starts while another's trials run, so a start's work on the GPU (context,
-  // memory) never overlaps a timed trial. The launch order follows this device's process pairs,
-  // a block's order each state's own (run_round): they differ only for a state that missed a
-  // pair here (a worker that did not start) or came from a device that gave up, and then that
-  // state's blocks still alternate, only the side launched first may go second in them.
+  // Starts both sides' workers of this round at once, the side that goes first alternating from
+  // round to round (side_in_round). The launch order follows this device's rounds, a block's
+  // order each state's own (run_round): they differ only for a state that missed a round here
+  // (a worker that did not start) or came from a device that gave up, and then that state's
+  // blocks still alternate, only the side launched first may go second in them.
   void begin_round() {
-    const auto begun = clock_type::now();
-    for (auto& pair : pairs_) {
-      const ab_side first = first_in_round(pairs_begun_++);
-      pair.of(first).launch(summary_);
-      pair.of(other_side(first)).launch(summary_);
-    }
-    for (std::size_t k = 0; k < pairs_.size(); ++k) {
-      pairs_[k].usable = start(k, ab_side::a).empty() && start(k, ab_side::b).empty();
-    }
-    summary_.start_wait_seconds += seconds_since(begun);
+    const ab_side first = first_in_round(rounds_begun_++);
+    worker_of(first).launch(summary_);
+    worker_of(other_side(first)).launch(summary_);
   }
 
-  // Runs this round's blocks of one state, in each usable process pair in turn (each pair one
-  // observation): `finished` when the state is decided, at a limit, failed or skipped (its
-  // comparison made when both sides measured it), `more` when it needs another round,
-  // `no_worker` when no process pair could run it (the state is untouched: another round runs
-  // it, maybe on another device).
+  // Runs this round's blocks of one state: `finished` when the state is decided, at a limit,
+  // failed or skipped (its comparison made when both sides measured it), `no_worker` when a
+  // side's worker did not start (the state is untouched: another round runs it, maybe on another
+  // device).
   round_outcome run_round(ab_state_outcome& o) {
-    bool ran = false;
-    for (std::size_t k = 0; k < pairs_.size(); ++k) {
-      if (!pairs_[k].usable) {
-        continue;
-      }
-      ran = true;
-      if (run_in_pair(o, k)) {
-        return round_outcome::finished;
+    const ab_side first = first_in_round(o.rounds);
+    for (const ab_side which : {first, other_side(first)}) {
+      if (!start(which).empty()) {
+        return round_outcome::no_worker;
       }
     }
-    return ran ? round_outcome::more : round_outcome::no_worker;
-  }
-
-  // The round is over: the next one runs in fresh process pairs, unless workers are kept.
-  void end_round() {
-    if (!settings_.keep_workers) {
-      const auto ending = clock_type::now();
-      stop();
-      summary_.exit_wait_seconds += seconds_since(ending);
-    }
-  }
-
-  // Tells every worker its commands are over first, then waits for each: they exit together.
-  void stop() {
-    for (auto& pair : pairs_) {
-      pair.a.close();
-      pair.b.close();
-    }
-    for (auto& pair : pairs_) {
-      pair.a.stop();
-      pair.b.stop();
-    }
-  }
-
-private:
-  // One observation of a state: its blocks in process pair k. True when the state is finished
-  // (decided, at a limit, failed or skipped).
-  bool run_in_pair(ab_state_outcome& o, std::size_t k) {
     const auto start = clock_type::now();
     // Whole rounds up to --max-pairs (run_ab checked that they divide it).
     const std::size_t blocks = settings_.pairs_per_round / (trials_per_block / 2);
-    for (std::size_t t = 0; t < blocks * trials_per_block; ++t) {
-      if (!run_trial(o, k, side_in_round(o.rounds, t))) {
+    for (std::size_t k = 0; k < blocks * trials_per_block; ++k) {
+      if (!run_trial(o, side_in_round(o.rounds, k))) {
         o.seconds += seconds_since(start);
-        return true;
+        return round_outcome::finished;
       }
     }
     o.seconds += seconds_since(start);
@@ -387,9 +319,26 @@ private:
     if (end) {
       o.comparison = compare_ab_state(o.state.name, trials_of(o), options_, *end);
     }
-    return end.has_value();
+    return end ? round_outcome::finished : round_outcome::more;
   }
 
+  // The round is over: the next one runs in a fresh process pair, unless workers are kept.
+  void end_round() {
+    if (!settings_.keep_workers) {
+      const auto ending = clock_type::now();
+      stop();
+      summary_.exit_wait_seconds += seconds_since(ending);
+    }
+  }
+
+  void stop() {
+    a_.close();
+    b_.close();
+    a_.stop();
+    b_.stop();
+  }
+
+private:
   void event(const std::string& line) const {
     if (settings_.events != nullptr) {
       const std::lock_guard guard(output_);
@@ -397,16 +346,17 @@ private:
     }
   }
 
-  // Makes sure one side's worker of process pair k is ready; empty when it is, else why not
-  // (said as an event, and counted towards giving the device up).
-  std::string start(std::size_t k, ab_side which) {
-    side_worker& worker = pairs_[k].of(which);
-    if (const std::string problem = worker.ensure_started(settings_.start_timeout_s, summary_);
-        !problem.empty()) {
+  // Makes sure one side's worker is ready; empty when it is, else why not (said as an event, and
+  // counted towards giving the device up).
+  std::string start(ab_side which) {
+    side_worker& worker = worker_of(which);
+    const auto asked = clock_type::now();
+    const std::string problem = worker.ensure_started(settings_.start_timeout_s, summary_);
+    summary_.start_wait_seconds += seconds_since(asked);
+    if (!problem.empty()) {
       worker.count_failed_start(true);
-      last_start_problem_ =
-          fmt::format("{}'s worker on {} did not start: {}", which == ab_side::a ? "A" : "B",
-                      pair_label(slot_, k, pairs_.size()), problem);
+      last_start_problem_ = fmt::format("{}'s worker on {} did not start: {}",
+                                        which == ab_side::a ? "A" : "B", slot_.label, problem);
       event(last_start_problem_);
       return last_start_problem_;
     }
@@ -414,16 +364,13 @@ private:
     return "";
   }
 
-  // One trial of one side in process pair k; false when the state cannot go on (the failure is
-  // recorded).
-  bool run_trial(ab_state_outcome& o, std::size_t k, ab_side which) {
-    side_worker& worker = pairs_[k].of(which);
+  // One trial of one side; false when the state cannot go on (the failure is recorded).
+  bool run_trial(ab_state_outcome& o, ab_side which) {
+    side_worker& worker = worker_of(which);
     const char* side_name = which == ab_side::a ? "A" : "B";
-    // A worker that faulted on an earlier state of this round starts afresh (the other pairs
-    // idle meanwhile); one that does not start now fails the state, whose block is begun, and
-    // leaves its process pair out of the rest of the round.
-    if (std::string problem = start(k, which); !problem.empty()) {
-      pairs_[k].usable = false;
+    // A worker that faulted on an earlier state of this round starts afresh; one that does not
+    // start now fails the state, whose block is begun.
+    if (std::string problem = start(which); !problem.empty()) {
       o.failure = std::move(problem);
       o.failure_kind = error_kind::device_unavailable;
       o.failed_side = which;
@@ -437,7 +384,7 @@ private:
       o.failure_kind = answer.kind;
       o.failed_side = which;
       event(fmt::format("{} {} on {}; a fresh worker runs the next state", o.state.name, o.failure,
-                        pair_label(slot_, k, pairs_.size())));
+                        slot_.label));
       return false;
     }
     benchmark_run& run = *answer.run;
@@ -463,14 +410,17 @@ private:
     return true;
   }
 
+  side_worker& worker_of(ab_side which) { return which == ab_side::a ? a_ : b_; }
+
   const ab_pair_slot& slot_;
   const ab_run_settings& settings_;
   ab_options options_; // the settings' own, with the minimum of observations --min-rounds makes
   std::mutex& output_; // the events and progress streams, shared by the device pairs
-  std::vector<process_pair> pairs_;
+  side_worker a_;
+  side_worker b_;
   supervision_summary summary_;
   std::string last_start_problem_;
-  std::size_t pairs_begun_ = 0;
+  std::size_t rounds_begun_ = 0;
 };
 
 std::string progress_line(const ab_state_outcome& o, std::size_t done, std::size_t total) {
@@ -520,11 +470,6 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
     throw invalid_argument(fmt::format("run_ab needs an even number of pairs per round ({}) that "
                                        "divides the most pairs ({})",
                                        settings.pairs_per_round, settings.max_pairs));
-  }
-  if (settings.process_pairs == 0 || (settings.keep_workers && settings.process_pairs > 1)) {
-    throw invalid_argument(fmt::format("run_ab needs at least one process pair per round ({}), and "
-                                       "one alone when workers are kept",
-                                       settings.process_pairs));
   }
   // A pipe to a dead worker must fail a write, not end the supervisor.
   const auto previous = std::signal(SIGPIPE, SIG_IGN);

@@ -1,12 +1,11 @@
 #pragma once
 // The interleaved A/B run of `kerntime ab` (docs/ab.md). The run goes in rounds; a round starts
-// fresh process pairs per device (--process-pairs of them, each one worker of program A and one
-// of B, the same GPU) and asks each in turn for --pairs-per-round pairs of trials of every state
-// still undecided, in the balanced order A B B A. Every trial is a fresh preparation of the state
-// (inputs, warm-up, CUPTI attached, one trial), so where allocations land varies from trial to
-// trial. A process pair carries an offset of its own, so each process pair gives each state one
-// observation, the mean log-ratio of its blocks in that pair; the confidence sequence over those
-// decides the state (from --min-rounds on), or
+// a fresh process pair per device (one worker of program A and one of B, the same GPU) and asks
+// it for --pairs-per-round pairs of trials of every state still undecided, in the balanced order
+// A B B A. Every trial is a fresh preparation of the state (inputs, warm-up, CUPTI attached, one
+// trial), so where allocations land varies from trial to trial. A process pair carries an offset
+// of its own, so each round gives each state one observation, the mean log-ratio of its blocks
+// in that round; the confidence sequence over those decides the state (from --min-rounds on), or
 // it ends at --max-pairs or --max-time with the interval reached. A trial that crashes, faults or
 // hangs fails the state for that side, its worker is replaced, and the round goes on.
 
@@ -46,14 +45,8 @@ struct ab_run_settings {
   // Per state, the pairs of trials (two per block of A B B A) each round's process pair runs.
   // One block per round gives the most observations per trial (docs/ab.md, simulated).
   std::size_t pairs_per_round = 2;
-  // Process pairs per round on each device, started at once and all ready before the first
-  // trial, then run one after the other (never two trials at a time on a GPU), each its own
-  // observation of every state it runs, and ended together: their starts and exits (most of a
-  // round's time for a small state) overlap, as far as the driver lets processes start in
-  // parallel (docs/ab.md).
-  std::size_t process_pairs = 1;
-  // Per state: no decision before this many observations (process pairs). The sequence is valid
-  // from 3; one more guards against a heavy-tailed first few (docs/ab.md).
+  // Per state: no decision before this many rounds' observations. The sequence is valid from 3;
+  // one more guards against a heavy-tailed first few (docs/ab.md).
   std::size_t min_rounds = 4;
   // The same process pair for every round: then every block is an observation, which the
   // process pair's offset makes too confident (docs/ab.md); for seeing that offset, not deciding.
@@ -74,7 +67,7 @@ struct ab_state_outcome {
   ab_state state;
   std::vector<benchmark_run> a; // each preparation's record, in the order it ran
   std::vector<benchmark_run> b;
-  std::size_t rounds = 0;                     // the process pairs (observations) it ran in
+  std::size_t rounds = 0;                     // the rounds it ran in
   std::vector<std::size_t> process_pairs;     // the blocks each round ran (fresh pairs only)
   std::optional<state_comparison> comparison; // both sides measured at least one block
   // Set when a side failed or skipped the state: "A: crashed: signal 11 (SIGSEGV)".

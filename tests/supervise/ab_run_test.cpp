@@ -62,11 +62,10 @@ ab_pair_slot pair_on(int device, const std::vector<std::string>& names, double b
 using outcome = stand_in_outcome<ab_state_outcome>;
 
 outcome run_with(const std::vector<std::string>& names, std::vector<ab_pair_slot> pairs,
-                 std::size_t min_rounds = 3, std::size_t max_pairs = 40, bool keep_workers = false,
-                 std::size_t process_pairs = 1) {
+                 std::size_t min_rounds = 3, std::size_t max_pairs = 40,
+                 bool keep_workers = false) {
   ab_run_settings settings;
   settings.pairs = std::move(pairs);
-  settings.process_pairs = process_pairs;
   settings.min_rounds = min_rounds;
   settings.max_pairs = max_pairs;
   settings.keep_workers = keep_workers;
@@ -246,75 +245,31 @@ worker_log read_log(const std::filesystem::path& path) {
   return log;
 }
 
-TEST(ab_run, process_pairs_of_a_round_start_together_run_one_at_a_time_and_end_together) {
+TEST(ab_run, a_round_starts_its_workers_before_its_trials_and_ends_them_before_the_next) {
   const auto path = std::filesystem::temp_directory_path() /
-                    ("kerntime_ab_pairs_" + std::to_string(::getpid()) + ".log");
+                    ("kerntime_ab_rounds_" + std::to_string(::getpid()) + ".log");
   std::filesystem::remove(path);
   const std::vector<std::string> names{"ok/a", "ok/b"};
-  ab_pair_slot pair = pair_on(0, names, 1.05, {{"STAND_IN_LOG", path.string()}});
-  pair.a.environment.emplace_back("STAND_IN_SIDE", "A");
-  pair.b.environment.emplace_back("STAND_IN_SIDE", "B");
-  // Three process pairs a round, no decision before four observations: round 1 gives each state
-  // three, round 2's first pair the fourth, which decides both (B is 5 % slower); that round's
-  // other two pairs have nothing left to run.
-  const auto o = run_with(names, {pair}, 4, 40, false, 3);
+  // No decision before three observations; B is 5 % slower, so both states decide in round 3.
+  const auto o =
+      run_with(names, {pair_on(0, names, 1.05, {{"STAND_IN_LOG", path.string()}})}, 3, 40);
   const worker_log log = read_log(path);
   std::filesystem::remove(path);
   for (const auto& s : o.states) {
     ASSERT_TRUE(s.comparison) << s.failure;
-    EXPECT_EQ(s.comparison->outcome, verdict::slower);
-    EXPECT_EQ(s.comparison->base_units, 4); // each process pair one observation
-    EXPECT_EQ(s.process_pairs, (std::vector<std::size_t>{1, 1, 1, 1}));
+    EXPECT_EQ(s.comparison->base_units, 3);
   }
-  EXPECT_EQ(o.summary.workers_started, 2 * 3 * 2);
-  // Every worker of a round is ready before its first trial, and all have ended before the
-  // next round starts: no start or exit overlaps a trial.
-  // Round 1: both states in three pairs (four trials a block); round 2: both in one pair.
-  EXPECT_EQ(log.kinds, std::string(6, 's') + std::string(24, 't') + std::string(6, 'e') +
-                           std::string(6, 's') + std::string(8, 't') + std::string(6, 'e'));
-  // A state's observations run in the process pairs in turn, one block each, the side going first
-  // alternating from observation to observation; each block in a pair of its own.
-  ASSERT_EQ(log.trials.size(), 32U);
-  std::string order;
-  std::vector<std::set<std::string>> block_pids;
-  for (std::size_t t = 0; t < log.trials.size(); ++t) {
-    std::istringstream fields(log.trials[t]);
-    std::string side;
-    std::string state;
-    std::string pid;
-    fields >> side >> state >> pid;
-    if (t < 24) {
-      EXPECT_EQ(state, t < 12 ? "ok/a" : "ok/b") << t;
-    }
-    if (t < 12) {
-      order += side;
-    }
-    if (t % 4 == 0) {
-      block_pids.emplace_back();
-    }
-    block_pids.back().insert(pid);
+  EXPECT_EQ(o.summary.workers_started, 2 * 3);
+  // Both workers are ready before a round's first trial (four a block, one block of each state)
+  // and both have ended before the next round starts: no start or exit overlaps a trial.
+  const std::string round = "ss" + std::string(8, 't') + "ee";
+  EXPECT_EQ(log.kinds, round + round + round);
+  // The two blocks of a round run in its one process pair; each round's pair is fresh.
+  std::set<std::string> pids;
+  for (const auto& trial : log.trials) {
+    pids.insert(trial.substr(trial.rfind(' ') + 1));
   }
-  EXPECT_EQ(order, "ABBABAABABBA");
-  std::set<std::string> round_one;
-  for (std::size_t b = 0; b < 3; ++b) {
-    EXPECT_EQ(block_pids[b].size(), 2U) << b;         // one A and one B worker
-    EXPECT_EQ(block_pids[b], block_pids[b + 3]) << b; // ok/b runs in the same pairs
-    round_one.insert(block_pids[b].begin(), block_pids[b].end());
-  }
-  EXPECT_EQ(round_one.size(), 6U);
-}
-
-TEST(ab_run, several_process_pairs_whose_b_cannot_start_give_the_device_up) {
-  const std::vector<std::string> names{"ok/a"};
-  ab_pair_slot slot = pair_on(0, names);
-  slot.b.environment.emplace_back("STAND_IN_UNUSABLE", "B's GPU is held by another process");
-  const auto o = run_with(names, {slot}, 3, 40, false, 2);
-  ASSERT_EQ(o.states.size(), 1U);
-  EXPECT_FALSE(o.states[0].comparison);
-  EXPECT_EQ(o.states[0].failure_kind, error_kind::device_unavailable);
-  EXPECT_NE(o.events.find("B's worker on GPU 0, process pair 2 did not start"), std::string::npos)
-      << o.events;
-  EXPECT_EQ(o.summary.workers_started, 2 * 2 * 2); // two rounds of two pairs, then given up
+  EXPECT_EQ(pids.size(), 6U);
 }
 
 TEST(ab_run, a_device_whose_workers_cannot_start_is_given_up_and_the_other_runs_everything) {
@@ -382,16 +337,6 @@ TEST(ab_run, pairs_per_round_that_do_not_divide_the_most_pairs_are_refused) {
   EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
   settings.max_pairs = 10;
   settings.pairs_per_round = 3;
-  EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
-}
-
-TEST(ab_run, no_process_pair_or_several_kept_ones_are_refused) {
-  ab_run_settings settings;
-  settings.pairs = {pair_on(0, {"ok/a"})};
-  settings.process_pairs = 0;
-  EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
-  settings.process_pairs = 2;
-  settings.keep_workers = true;
   EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
 }
 

@@ -133,18 +133,6 @@ class ab_command(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("2 worker processes", done.stderr)
 
-    def test_several_process_pairs_a_round_each_give_an_observation(self):
-        a = self.program("a")
-        out = self.dir / "ab.json"
-        # Two process pairs a round: the fourth observation, which decides, comes in round 2.
-        done = self.ab(a, a, "--process-pairs", "2", "--json", str(out))
-        self.assertEqual(done.returncode, 0, done.stderr)
-        c = json.loads(out.read_text())
-        self.assertEqual({s["verdict"] for s in c["states"]}, {"same"})
-        self.assertEqual({s["base_units"] for s in c["states"]}, {4})
-        self.assertEqual({s["unit"] for s in c["states"]}, {"process pairs"})
-        self.assertIn("8 worker processes", done.stderr)
-
     def test_each_placement_choice_reaches_the_workers(self):
         # on: each preparation's pad; all: the pad and a flush buffer made afresh after it (the
         # worker frees its kept one first); off: neither.
@@ -244,9 +232,6 @@ class ab_command(unittest.TestCase):
             ([a, a, "--pairs-per-round", "3"], "--pairs-per-round 3"),
             ([a, a, "--pairs-per-round", "0"], "--pairs-per-round 0"),
             ([a, a, "--vary-placement", "maybe"], "--vary-placement maybe"),
-            ([a, a, "--process-pairs", "0"], "--process-pairs 0: give 1 to 16"),
-            ([a, a, "--process-pairs", "17"], "--process-pairs 17"),
-            ([a, a, "--process-pairs", "2", "--keep-workers"], "drop --process-pairs or"),
             ([a, a, "--trials", "5"], "drop --trials"),
             ([a, a, "--stop-at-ci", "0.5"], "drop --stop-at-ci"),
             ([a, a, "--repeat", "0"], "--repeat"),
