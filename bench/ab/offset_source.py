@@ -16,6 +16,9 @@ set-ups that each remove one suspect:
             kernels' code lies is then the same in every process;
 - kept:     one process pair for every round (--keep-workers): the process's own offset is then
             the same in every round, so what is left is the spread of blocks within a process.
+- blocksN:  fresh process pairs of N blocks each (--pairs-per-round 2N), a pair's observation the
+            mean of its N blocks: how far more blocks per pair narrow what the sequence sees
+            (--rounds is then the process pairs, each N blocks).
 
 For every state and set-up it gives the SD of a round's log-ratio B/A (what the confidence
 sequence sees); split by side, the SD of a worker's preparations within its round and the part
@@ -53,48 +56,60 @@ def sd(values):
     return statistics.stdev(values) if len(values) > 1 else float("nan")
 
 
-def analyse(a, b):
-    """a, b: one side's preparation times in run order, two per round. SDs in percent."""
-    rounds = min(len(a), len(b)) // 2
-    la = [math.log(x) for x in a[:2 * rounds]]
-    lb = [math.log(x) for x in b[:2 * rounds]]
-    ratio = [(lb[2 * r] + lb[2 * r + 1] - la[2 * r] - la[2 * r + 1]) / 2 for r in range(rounds)]
+def blocks_of(setup):
+    """A set-up's blocks per process pair: blocksN has N, the others one."""
+    return int(setup[len("blocks"):]) if setup.startswith("blocks") else 1
+
+
+def analyse(a, b, m=1):
+    """a, b: one side's preparation times in run order, 2m per process pair (m blocks of A B B A).
+    SDs in percent."""
+    n = 2 * m
+    rounds = min(len(a), len(b)) // n
+    la = [math.log(x) for x in a[:n * rounds]]
+    lb = [math.log(x) for x in b[:n * rounds]]
+    # A block's log-ratio, and a pair's observation: the mean of its m blocks.
+    blocks = [(lb[2 * j] + lb[2 * j + 1] - la[2 * j] - la[2 * j + 1]) / 2 for j in range(m * rounds)]
+    ratio = [statistics.fmean(blocks[m * r:m * (r + 1)]) for r in range(rounds)]
     row = {"rounds": rounds, "round_sd": 100 * sd(ratio), "mean": 100 * statistics.fmean(ratio)}
+    if m > 1:  # the blocks' spread within their pairs, pooled
+        row["block_sd"] = 100 * math.sqrt(statistics.fmean(
+            statistics.variance(blocks[m * r:m * (r + 1)]) for r in range(rounds)))
     for side, logs in (("a", la), ("b", lb)):
-        means = [(logs[2 * r] + logs[2 * r + 1]) / 2 for r in range(rounds)]
-        # Two preparations per round: their half-difference squared estimates the within
-        # variance over two; the rounds' means carry that plus the process's own offset.
-        within = statistics.fmean(((logs[2 * r] - logs[2 * r + 1]) ** 2) / 2
+        # A side's 2m preparations per pair: their variance within the pair, pooled (the spread
+        # of one preparation); the pairs' means carry that over 2m plus what the pair adds.
+        within = statistics.fmean(statistics.variance(logs[n * r:n * (r + 1)])
                                   for r in range(rounds))
-        between = statistics.variance(means)
+        between = statistics.variance([statistics.fmean(logs[n * r:n * (r + 1)])
+                                       for r in range(rounds)])
         row[f"{side}_within_sd"] = 100 * math.sqrt(within)
-        row[f"{side}_offset_sd"] = 100 * math.sqrt(max(0.0, between - within / 2))
-    # The part of a round's B/A that the preparations' spread within their rounds does not
-    # explain: the process pair's own offset (a drift common to both sides cancels in it).
+        row[f"{side}_offset_sd"] = 100 * math.sqrt(max(0.0, between - within / n))
+    # The part of a pair's B/A that the preparations' spread within their pairs does not
+    # explain: what the process pair (or, kept, the time of its blocks) adds.
     round_var = (row["round_sd"] / 100) ** 2
-    inside = ((row["a_within_sd"] / 100) ** 2 + (row["b_within_sd"] / 100) ** 2) / 2
+    inside = ((row["a_within_sd"] / 100) ** 2 + (row["b_within_sd"] / 100) ** 2) / n
     row["pair_offset_sd"] = 100 * math.sqrt(max(0.0, round_var - inside))
     return row
 
 
-def costs(out, name):
+def costs(out, name, m):
     """What a process pair and a block cost in this run: per process pair, the wall time the
     rounds waited for their workers to start and to exit (the run's last line); per state, the
     seconds of one block's four preparations (the workers' own wall times, pooled per side)."""
     text = open(f"{out}/{name}.err").read()
     found = re.search(r"\(([\d.]+) s waiting for them to start, ([\d.]+) s to exit\)", text)
-    observations = {state: len(times) // 2
-                    for state, times in preparations(f"{out}/{name}_a.json").items()}
+    blocks = {state: len(times) // 2
+              for state, times in preparations(f"{out}/{name}_a.json").items()}
     wall = {}
     for side in ("a", "b"):
         for run in json.load(open(f"{out}/{name}_{side}.json"))["runs"]:
             if run.get("result"):
                 wall[run["state_name"]] = wall.get(run["state_name"], 0.0) + run["wall_seconds"]
-    row = {"block_s": {state: seconds / observations[state] for state, seconds in wall.items()
-                       if observations.get(state)}}
-    # Every state ran in every process pair until its last: the most observations is the number
-    # of pairs that ran trials (a round's unused pairs aside).
-    pairs = max(observations.values(), default=0)
+    row = {"block_s": {state: seconds / blocks[state] for state, seconds in wall.items()
+                       if blocks.get(state)}}
+    # Every state ran in every process pair until its last: the most pairs any state saw is the
+    # number of pairs started.
+    pairs = max(blocks.values(), default=0) // m
     if found and pairs:
         row["start_per_pair_s"] = float(found[1]) / pairs
         row["exit_per_pair_s"] = float(found[2]) / pairs
@@ -108,7 +123,8 @@ def milliseconds(rows, key):
 def run_ab(kerntime, out, name, setup, rounds):
     command = [kerntime, "ab", kerntime, kerntime,
                "--filter", "^(" + "|".join(STATES) + ")$",
-               "--pairs-per-round", "2", "--max-pairs", str(2 * rounds),
+               "--pairs-per-round", str(2 * blocks_of(setup)),
+               "--max-pairs", str(2 * blocks_of(setup) * rounds),
                "--min-rounds", str(rounds), "--max-time", "120", "--state-timeout", "60",
                "--json", f"{out}/{name}.json", "--results-a", f"{out}/{name}_a.json",
                "--results-b", f"{out}/{name}_b.json", "-q"]
@@ -152,14 +168,14 @@ def main():
             except (OSError, ValueError, KeyError) as e:
                 print(f"RESULT ab_offset setup={setup} run={repeat} error={type(e).__name__}")
                 continue
-            cost = costs(args.out, name)
+            cost = costs(args.out, name, blocks_of(setup))
             pair_costs.append(dict(cost, setup=setup))
             print(f"RESULT ab_cost setup={setup} run={repeat} "
                   f"start_per_pair_s={cost.get('start_per_pair_s', float('nan')):.3f} "
                   f"exit_per_pair_s={cost.get('exit_per_pair_s', float('nan')):.3f}", flush=True)
             for state in STATES:
-                if state in a and state in b and min(len(a[state]), len(b[state])) >= 4:
-                    row = analyse(a[state], b[state])
+                if min(len(a.get(state, [])), len(b.get(state, []))) >= 4 * blocks_of(setup):
+                    row = analyse(a[state], b[state], blocks_of(setup))
                     row.update(setup=setup, run=repeat, state=state,
                                block_s=cost["block_s"].get(state, float("nan")))
                     rows.append(row)
@@ -173,17 +189,19 @@ def main():
         if mine:
             print(f"| {setup} | {milliseconds(mine, 'start_per_pair_s')} ms | "
                   f"{milliseconds(mine, 'exit_per_pair_s')} ms |")
-    print("\n| state | set-up | rounds | round SD (B/A) | within a round (A; B) | "
-          "a side's rounds beyond that (A; B) | process pair's offset | a block's trials |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("\n| state | set-up | process pairs | a pair's SD (B/A) | a block's SD in its pair | "
+          "a preparation's within its pair (A; B) | a side's pairs beyond that (A; B) | "
+          "what the pair adds | a block's trials |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     for state in STATES:
         for setup in setups:
             mine = [r for r in rows if r["state"] == state and r["setup"] == setup]
             if not mine:
                 continue
-            cell = lambda key: "–".join(sorted({f"{r[key]:.2f}" for r in mine}))
+            cell = lambda key: "–".join(sorted({f"{r[key]:.2f}" for r in mine if key in r})) or "–"
             print(f"| `{state}` | {setup} | {'/'.join(str(r['rounds']) for r in mine)} | "
-                  f"{cell('round_sd')} % | {cell('a_within_sd')}; {cell('b_within_sd')} % | "
+                  f"{cell('round_sd')} % | {cell('block_sd')} % | "
+                  f"{cell('a_within_sd')}; {cell('b_within_sd')} % | "
                   f"{cell('a_offset_sd')}; {cell('b_offset_sd')} % | {cell('pair_offset_sd')} % | "
                   f"{milliseconds(mine, 'block_s')} ms |")
 
