@@ -170,6 +170,10 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
     reading.no_verdict_reachable = enough && time.no_verdict_reachable(options.threshold);
     reading.out_of_reach = enough && options.give_up_beyond > 0 &&
                            time.out_of_reach(options.threshold, options.give_up_beyond);
+    if (reading.out_of_reach && options.widest_band > options.threshold) {
+      reading.reachable_band =
+          time.reachable_band(options.threshold, options.widen_within, options.widest_band);
+    }
   }
   if (clocked && blocks > 0) {
     reading.cycles = sequence_of(cycle_blocks).interval();
@@ -206,7 +210,7 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
   s.unit = by_pairs ? "process pairs" : "blocks";
   s.base_units = s.new_units = static_cast<int>(observations);
   s.band = options.threshold;
-  s.band_reason = "threshold";
+  s.band_reason = options.band_reason.empty() ? "threshold" : options.band_reason;
   s.timer_resolution_ns = std::max(a.timer_resolution_ns(), b.timer_resolution_ns());
   if (s.timer_resolution_ns > 0 && s.base_ns > 0) {
     s.change_in_steps = (s.new_ns - s.base_ns) / s.timer_resolution_ns;

@@ -4,6 +4,7 @@
 // confidence_sequence.hpp decides; the result is a state_comparison (A the base, B the new side),
 // so every output of `kerntime compare` shows it.
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -24,6 +25,15 @@ struct ab_options {
   // ratio stops early, inconclusive (sequential_ratio::out_of_reach); 0: never. kerntime ab
   // passes twice the rounds --max-pairs allows.
   std::size_t give_up_beyond = 0;
+  // Where the band is out of reach so (above), the narrowest band in half steps up to this one
+  // that the spread could settle within a third of the observations left before
+  // `widen_within`, for the state to go on at (sequential_ratio::reachable_band); 0: never wider
+  // than the threshold. kerntime ab passes 5 × the threshold and the rounds --max-pairs allows.
+  double widest_band = 0;
+  std::size_t widen_within = 0;
+  // Why the band is wider than the threshold, for the comparison's band_reason; empty: it is the
+  // threshold.
+  std::string band_reason;
 };
 
 // Throws kerntime::invalid_argument, saying what to pass instead, when the threshold or alpha is
@@ -73,6 +83,8 @@ struct ab_reading {
   // From the minimum on, while undecided: the spread puts every verdict beyond
   // ab_options::give_up_beyond observations; the run stops the state as inconclusive.
   bool out_of_reach = false;
+  // With out_of_reach and ab_options::widest_band: the band the state may go on at instead.
+  std::optional<double> reachable_band;
 };
 // Throws kerntime::invalid_argument for a preparation whose median is not a positive time.
 [[nodiscard]] ab_reading read_ab(const ab_trials& trials, const ab_options& options);

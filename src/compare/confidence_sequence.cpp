@@ -197,4 +197,25 @@ bool sequential_ratio::out_of_reach(double band, std::size_t limit) const {
          best_room;
 }
 
+std::optional<double> sequential_ratio::reachable_band(double band, std::size_t limit,
+                                                       double widest) const {
+  // Within a third of the observations left before the limit: room for the mean to wander
+  // (confidence_sequence_test's A/A states of 4 % SD, 50 rounds: with half, 1502 of 2000 settled
+  // by the limit, at a median band of ±3 %; with a third, 1782, at ±3.5 %).
+  const std::size_t within = count_ + ((limit > count_ ? limit - count_ : 0) / 3);
+  if (count_ < min_observations_to_give_up || !(band > 0 && std::isfinite(band)) ||
+      within <= count_ || !out_of_reach(band, within)) {
+    return std::nullopt;
+  }
+  const double step = band / 2;
+  // Whole steps: a band of 2.5 % reads as such, not as 2.4999999 %.
+  for (int k = 1; band + (k * step) <= widest * (1 + 1e-9); ++k) {
+    const double candidate = band + (k * step);
+    if (!out_of_reach(candidate, within)) {
+      return candidate;
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace kerntime::detail

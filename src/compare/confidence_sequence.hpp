@@ -93,6 +93,9 @@ inline constexpr std::size_t min_observations_to_give_up = 10;
 // the run allows (kerntime ab's rounds, kerntime.ab's blocks): a margin for a spread that reads
 // wide by chance (docs/ab.md, "Why stop the hopeless early").
 inline constexpr std::size_t give_up_margin = 2;
+// A state given up so may go on at a band up to this many times the threshold instead, the
+// narrowest its spread could settle (sequential_ratio::reachable_band; docs/ab.md).
+inline constexpr double widest_band_factor = 5;
 
 // The running state of one A/B comparison: add a block's log-ratio, read the interval, decide.
 class sequential_ratio {
@@ -131,6 +134,15 @@ public:
   // `same`: a mean that wanders near the edge early does not stop a state whose spread would
   // settle it. Never before min_observations_to_give_up, nor with `limit` reached already.
   [[nodiscard]] bool out_of_reach(double band, std::size_t limit) const;
+  // The narrowest band, in steps of half `band` above it up to `widest`, that is not
+  // out_of_reach within a third of the observations left before `limit` (room for the mean to
+  // wander): where the spread the observations show would settle a verdict. Empty before
+  // min_observations_to_give_up, when `band` itself is within reach then, or when no band up to
+  // `widest` is. Judging against a band chosen so keeps the chance of a false
+  // verdict within alpha: the sequence covers the ratio at every look at once, whatever band its
+  // interval is then held against.
+  [[nodiscard]] std::optional<double> reachable_band(double band, std::size_t limit,
+                                                     double widest) const;
 
 private:
   double alpha_;

@@ -254,6 +254,8 @@ public:
     const std::size_t most = settings.keep_workers ? settings.max_pairs / 2
                                                    : settings.max_pairs / settings.pairs_per_round;
     options_.give_up_beyond = settings.give_up_early ? give_up_margin * most : 0;
+    options_.widest_band = settings.give_up_early ? widest_band_factor * options_.threshold : 0;
+    options_.widen_within = most;
   }
 
   [[nodiscard]] bool given_up() const {
@@ -304,7 +306,14 @@ public:
       o.process_pairs.push_back(blocks);
     }
     std::optional<ab_end> end;
-    const ab_reading reading = read_ab(trials_of(o), options_);
+    ab_options options = options_of(o);
+    ab_reading reading = read_ab(trials_of(o), options);
+    if (reading.decision == ab_decision::undecided && reading.out_of_reach &&
+        reading.reachable_band) {
+      widen(o, reading, options);
+      options = options_of(o);
+      reading = read_ab(trials_of(o), options);
+    }
     if (reading.decision != ab_decision::undecided) {
       end = ab_end::decided;
     } else if (reading.no_verdict_reachable) {
@@ -317,7 +326,7 @@ public:
       end = ab_end::max_time;
     }
     if (end) {
-      o.comparison = compare_ab_state(o.state.name, trials_of(o), options_, *end);
+      o.comparison = compare_ab_state(o.state.name, trials_of(o), options, *end);
     }
     return end ? round_outcome::finished : round_outcome::more;
   }
@@ -339,6 +348,30 @@ public:
   }
 
 private:
+  // The options a state is read with: the run's, at the band it went on at when it was widened.
+  [[nodiscard]] ab_options options_of(const ab_state_outcome& o) const {
+    ab_options options = options_;
+    if (o.band) {
+      options.threshold = *o.band;
+      options.band_reason = o.band_reason;
+    }
+    return options;
+  }
+
+  // The state goes on at the band its spread could settle (reading.reachable_band).
+  void widen(ab_state_outcome& o, const ab_reading& reading, const ab_options& now) const {
+    const std::string unit = settings_.keep_workers ? "blocks" : "process pairs";
+    o.band = *reading.reachable_band;
+    o.band_reason = fmt::format(
+        "spread floor: its {} spread so widely that ±{:g} % would take {} of them, more than "
+        "twice the {} that --max-pairs allows; judged at ±{:g} % instead, the narrowest band "
+        "that spread could settle within them (--run-to-limits keeps ±{:g} %)",
+        unit, 100 * now.threshold,
+        reading.observations_needed ? fmt::format("~{}", *reading.observations_needed)
+                                    : std::string("more"),
+        options_.widen_within, 100 * *o.band, 100 * options_.threshold);
+  }
+
   void event(const std::string& line) const {
     if (settings_.events != nullptr) {
       const std::lock_guard guard(output_);

@@ -52,8 +52,10 @@ struct ab_run_settings {
   // process pair's offset makes too confident (docs/ab.md); for seeing that offset, not deciding.
   bool keep_workers = false;
   // A state whose rounds spread so widely that no verdict could come within twice the rounds
-  // --max-pairs allows stops early, inconclusive, from its 10th round on (docs/ab.md); off: every
-  // undecided state runs to --max-pairs or --max-time.
+  // --max-pairs allows goes on at the narrowest band up to 5 × the threshold that its spread
+  // could settle within a third of those left, or where none could, stops early, inconclusive, from
+  // its 10th round on (docs/ab.md); off: every undecided state runs to --max-pairs or --max-time at
+  // the threshold.
   bool give_up_early = true;
   double max_time_s = 60;           // per state: no round starts after its trials took this long
   double trial_timeout_s = 600;     // a trial that takes longer is a hang: its worker is killed
@@ -76,6 +78,10 @@ struct ab_state_outcome {
   std::optional<ab_side> failed_side; // absent with a failure: neither side ran it
   bool skipped = false;               // a side skipped it (the benchmark said so): not a failure
   std::optional<run_device> device;
+  // Set when the state's spread put the threshold out of reach and it went on at a wider band
+  // (ab_options::widest_band): that band, and why, as its comparison's band_reason says.
+  std::optional<double> band;
+  std::string band_reason;
   double seconds = 0;          // the state's own trials, over all its rounds
   double finished_after_s = 0; // since the run began: when the state was decided or given up
 };
