@@ -64,6 +64,9 @@ class ABComparison:
     cycles_high: Optional[float] = None
     cycles_verdict: Optional[str] = None
     notes: List[str] = field(default_factory=list)
+    # Why the band is wider than the threshold asked ("threshold" when it is not): the blocks
+    # spread so widely that the threshold was out of reach (run_ab).
+    band_reason: str = "threshold"
     kernels: List[KernelChange] = field(default_factory=list)
     results_a: List[Result] = field(default_factory=list, repr=False)
     results_b: List[Result] = field(default_factory=list, repr=False)
@@ -132,8 +135,11 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
     cycle_blocks: List[Optional[float]] = []
     sequence = None
     step = 0.0
-    # Blocks spread too widely to settle within this many are given up (the run's rule, in C++).
+    # Blocks spread too widely to settle within this many go on at the band their spread could
+    # settle (up to 5 x the threshold), or are given up (the run's rule, in C++).
     give_up_beyond = _kerntime.give_up_margin * max_blocks
+    band = threshold
+    band_reason = "threshold"
     while len(time_blocks) < max_blocks:
         block: List[Result] = []
         for side in _BLOCK_ORDER:
@@ -146,34 +152,49 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
             step = _resolution(block)
             sequence = _kerntime.SequentialRatio(alpha, step)
         sequence.add_block(time_blocks[-1])
-        if (sequence.decision(threshold) != "undecided" or clock() - started >= max_time
-                or sequence.no_verdict_reachable(threshold)
-                or sequence.out_of_reach(threshold, give_up_beyond)):
+        if sequence.decision(band) == "undecided" and sequence.out_of_reach(band, give_up_beyond):
+            wider = sequence.reachable_band(band, max_blocks,
+                                            _kerntime.widest_band_factor * threshold)
+            if wider is not None:
+                needed = sequence.observations_to_decide(band)
+                band_reason = (
+                    f"spread floor: the blocks spread so widely that ±{100 * band:g} % would take "
+                    f"{'~' + str(needed) if needed else 'more'} of them, more than twice the "
+                    f"{max_blocks} of max_blocks; judged at ±{100 * wider:g} % instead, the "
+                    f"narrowest band that spread could settle within them")
+                band = wider
+        if (sequence.decision(band) != "undecided" or clock() - started >= max_time
+                or sequence.no_verdict_reachable(band)
+                or sequence.out_of_reach(band, give_up_beyond)):
             break
     assert sequence is not None  # max_blocks >= 1: at least one block ran
     ratio, low, high = sequence.interval()
     comparison = ABComparison(
-        verdict=sequence.conclusion(threshold), ratio=ratio, ratio_low=low, ratio_high=high,
-        band=threshold, alpha=alpha, blocks=sequence.blocks, wall_seconds=clock() - started,
+        verdict=sequence.conclusion(band), ratio=ratio, ratio_low=low, ratio_high=high,
+        band=band, band_reason=band_reason, alpha=alpha, blocks=sequence.blocks, wall_seconds=clock() - started,
         timer_resolution_ns=max(r.timer_resolution_ns for r in results["a"] + results["b"]),
         results_a=results["a"], results_b=results["b"],
         kernels=_kernel_changes(results["a"], results["b"]))
-    _add_cycles(comparison, cycle_blocks, threshold)
-    if comparison.verdict == "inconclusive" and sequence.no_verdict_reachable(threshold):
+    _add_cycles(comparison, cycle_blocks, band)
+    if band_reason != "threshold":
+        comparison.notes.append(band_reason)
+    if comparison.verdict == "inconclusive" and sequence.no_verdict_reachable(band):
         comparison.notes.append(
             f"stopped after {comparison.blocks} blocks: the timer's resolution alone is "
-            f"±{100 * step:.1f} % of the time, as wide as the band (±{100 * threshold:g} %), so "
+            f"±{100 * step:.1f} % of the time, as wide as the band (±{100 * band:g} %), so "
             f"same cannot be reached, and the interval without it already lies inside the band, "
             f"so neither can slower or faster; measure more work per call or widen threshold")
-    elif comparison.verdict == "inconclusive" and sequence.out_of_reach(threshold, give_up_beyond):
+    elif comparison.verdict == "inconclusive" and sequence.out_of_reach(band, give_up_beyond):
         comparison.notes.append(
             f"stopped after {comparison.blocks} blocks: they spread so widely that even a ratio "
             f"of exactly 1 would need more than {give_up_beyond} blocks to settle within "
-            f"±{100 * threshold:g} %, twice max_blocks; raise max_blocks or widen threshold")
+            f"±{100 * band:g} %, twice max_blocks, and no band up to "
+            f"±{100 * _kerntime.widest_band_factor * threshold:g} % is in reach; raise max_blocks "
+            f"or widen threshold")
     elif comparison.verdict == "inconclusive":
         comparison.notes.append(
             f"inconclusive after {comparison.blocks} blocks: the interval "
-            f"[{low:.4f}, {high:.4f}] still crosses the band's edge (±{100 * threshold:g} %); "
+            f"[{low:.4f}, {high:.4f}] still crosses the band's edge (±{100 * band:g} %); "
             f"raise max_blocks or max_time, or widen threshold")
     return comparison
 

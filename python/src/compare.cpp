@@ -125,8 +125,18 @@ void bind_sequential_ratio(py::module_& m) {
       .def("out_of_reach", &detail::sequential_ratio::out_of_reach, py::arg("band"),
            py::arg("limit"),
            "True when, at the spread the blocks show, no verdict can come by `limit` blocks even "
-           "at the most favourable ratio (from the 10th block on).");
+           "at the most favourable ratio (from the 10th block on).")
+      .def("observations_to_decide", &detail::sequential_ratio::observations_to_decide,
+           py::arg("band"), py::arg("limit") = 100'000,
+           "How many blocks in all would decide against the band if the mean and the spread "
+           "stayed as they are; None when none up to `limit` would.")
+      .def("reachable_band", &detail::sequential_ratio::reachable_band, py::arg("band"),
+           py::arg("limit"), py::arg("widest"),
+           "Where `band` is out of reach, the narrowest band in half steps up to `widest` that "
+           "the spread could settle within a third of the blocks left before `limit`; None "
+           "when none is (or `band` is in reach).");
   m.attr("give_up_margin") = detail::give_up_margin;
+  m.attr("widest_band_factor") = detail::widest_band_factor;
   m.def(
       "block_log_ratio",
       [](const std::array<double, detail::trials_per_block>& medians) {

@@ -67,18 +67,34 @@ def test_a_timer_bound_comparison_stops_once_no_verdict_can_come(monkeypatch):
     assert slower.verdict == "slower"
 
 
-def test_blocks_that_spread_beyond_any_allowed_count_stop_from_the_tenth():
-    # Trials spread by 4 % each: at ±1 % even a ratio of 1 would need far more than twice
-    # max_blocks, so the run stops once it knows the spread (the 10th block), not at the 50th.
-    c = run_ab(trials(1.0, noise=0.04, seed=13), trials(1.0, noise=0.04, seed=14))
+def test_blocks_that_spread_beyond_any_band_in_reach_stop_from_the_tenth():
+    # Trials spread by 10 % each: at ±1 % even a ratio of 1 would need far more than twice
+    # max_blocks, and so would any band up to ±5 %, so the run stops once it knows the spread
+    # (the 10th block), not at the 50th.
+    c = run_ab(trials(1.0, noise=0.10, seed=13), trials(1.0, noise=0.10, seed=14))
     assert c.verdict == "inconclusive"
     assert 10 <= c.blocks < 50
+    assert (c.band, c.band_reason) == (0.01, "threshold")
     assert any(f"stopped after {c.blocks} blocks: they spread so widely" in n
-               and "more than 100 blocks" in n for n in c.notes)
+               and "more than 100 blocks" in n and "no band up to ±5 %" in n for n in c.notes)
     # The same spread against a wide enough band decides.
-    wide = run_ab(trials(1.0, noise=0.04, seed=13), trials(1.0, noise=0.04, seed=14),
-                  threshold=0.08)
+    wide = run_ab(trials(1.0, noise=0.10, seed=13), trials(1.0, noise=0.10, seed=14),
+                  threshold=0.20)
     assert wide.verdict == "same"
+
+
+def test_blocks_too_spread_for_the_band_are_judged_at_the_band_their_spread_can_settle():
+    # Trials spread by 2.5 %: ±1 % would take ~90 blocks, beyond twice the 20 allowed, so from
+    # the 10th block the run goes on at the narrowest band, in half steps up to ±5 %, that this
+    # spread could settle, and says why; an A/A run is not called changed.
+    c = run_ab(trials(1.0, noise=0.025, seed=15), trials(1.0, noise=0.025, seed=16),
+               max_blocks=20)
+    assert c.verdict in ("same", "inconclusive")
+    assert 0.01 < c.band <= 0.05
+    assert round(c.band / 0.005) == pytest.approx(c.band / 0.005)  # whole half steps
+    assert c.band_reason.startswith("spread floor: the blocks spread so widely that ±1 %")
+    assert c.band_reason in c.notes
+    assert f"(band ±{100 * c.band:g} %)" in repr(c)
 
 
 def test_max_time_ends_the_run_after_the_block_that_passed_it():

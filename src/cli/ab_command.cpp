@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/compare_command.hpp"
 #include "cli/device_selection.hpp"
@@ -275,8 +276,10 @@ CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
               "Keep one process pair for the whole run and read every block as an observation: "
               "shows the offset a process pair carries, but decides too readily (docs/ab.md)");
   ab.add_flag("--run-to-limits", flags.run_to_limits,
-              "Run every undecided state to --max-pairs or --max-time; by default one too spread "
-              "to settle within twice --max-pairs stops from its 10th round (docs/ab.md)");
+              "Judge every state at --threshold and run it to --max-pairs or --max-time; by "
+              "default one too spread to settle within twice --max-pairs goes on, from its 10th "
+              "round, at the narrowest band up to 5 x --threshold its spread could settle, or "
+              "stops (docs/ab.md)");
   ab.add_option("--vary-placement", flags.vary_placement,
                 "on: each preparation first takes a GPU allocation of a drawn size, so the "
                 "state's buffers land somewhere new each time; all: its flush buffer too (made "
@@ -448,6 +451,7 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   std::vector<benchmark_run> runs_b;
   int failed = 0;
   int inconclusive = 0;
+  std::vector<std::string> widened; // judged at a band wider than --threshold
   for (const auto& o : outcomes) {
     const bool neither = !o.failure.empty() && !o.failed_side;
     const bool a_failed = neither || o.failed_side == ab_side::a;
@@ -457,6 +461,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     if (o.comparison) {
       c.states.push_back(*o.comparison);
       inconclusive += o.comparison->outcome == verdict::inconclusive ? 1 : 0;
+      if (o.band) {
+        widened.push_back(fmt::format("{} (±{:g} %)", o.state.name, 100 * *o.band));
+      }
     } else {
       c.not_compared.push_back(fmt::format("{}: {}", o.state.name, o.failure));
       failed += o.skipped ? 0 : 1;
@@ -517,9 +524,19 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     err << "kerntime: B is slower than A beyond the band in a state (listed first)\n";
     exit_code = exit_regression;
   }
-  if (flags.fail_on_inconclusive && inconclusive > 0) {
-    err << fmt::format("kerntime: {} state{} stayed inconclusive (--fail-on-inconclusive)\n",
-                       inconclusive, inconclusive == 1 ? "" : "s");
+  if (!widened.empty()) {
+    err << fmt::format("kerntime: {} state{} spread too widely for ±{:g} % and {} judged at the "
+                       "band {} spread could settle (band_reason; --run-to-limits keeps ±{:g} "
+                       "%): {}\n",
+                       widened.size(), widened.size() == 1 ? "" : "s", 100 * options.threshold,
+                       widened.size() == 1 ? "was" : "were", widened.size() == 1 ? "its" : "their",
+                       100 * options.threshold, fmt::join(widened, ", "));
+  }
+  if (flags.fail_on_inconclusive && (inconclusive > 0 || !widened.empty())) {
+    err << fmt::format("kerntime: {} state{} stayed inconclusive and {} settled only at a wider "
+                       "band than ±{:g} % (--fail-on-inconclusive)\n",
+                       inconclusive, inconclusive == 1 ? "" : "s", widened.size(),
+                       100 * options.threshold);
     exit_code = exit_regression;
   }
   return exit_code;

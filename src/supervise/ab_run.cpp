@@ -461,9 +461,11 @@ std::string progress_line(const ab_state_outcome& o, std::size_t done, std::size
     return fmt::format("[{}/{}] {}: not compared, {}", done, total, o.state.name, o.failure);
   }
   const auto& c = *o.comparison;
-  return fmt::format("[{}/{}] {}: {}, B/A {:.4f} [{:.4f}, {:.4f}] after {} {}, {:.1f} s of trials",
-                     done, total, o.state.name, verdict_text(c), c.ratio, c.ratio_low, c.ratio_high,
-                     c.base_units, c.unit, o.seconds);
+  return fmt::format(
+      "[{}/{}] {}: {}{}, B/A {:.4f} [{:.4f}, {:.4f}] after {} {}, {:.1f} s of trials", done, total,
+      o.state.name, verdict_text(c),
+      o.band ? fmt::format(" at ±{:g} % (its spread's floor)", 100 * *o.band) : "", c.ratio,
+      c.ratio_low, c.ratio_high, c.base_units, c.unit, o.seconds);
 }
 
 // Which device pair runs each open state this round: its own (state i on pair i mod pairs), or,

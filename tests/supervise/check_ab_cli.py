@@ -160,9 +160,10 @@ class ab_command(unittest.TestCase):
         self.assertIn("stayed inconclusive", strict.stderr)
 
     def test_a_state_too_spread_to_settle_stops_early_unless_run_to_the_limits(self):
-        # Trials scattered by 6 %: at ±1 % even a ratio of 1 would need hundreds of rounds, far
-        # beyond twice the 20 that --max-pairs 40 allows; the state stops from its 10th round.
-        a = self.program("a", states="ok/n=1", env="STAND_IN_NOISE=0.06")
+        # Trials scattered by 12 %: at ±1 % even a ratio of 1 would need thousands of rounds, far
+        # beyond twice the 20 that --max-pairs 40 allows, and no band up to ±5 % is in reach
+        # either; the state stops from its 10th round.
+        a = self.program("a", states="ok/n=1", env="STAND_IN_NOISE=0.12")
         out = self.dir / "ab.json"
         done = self.ab(a, a, "--json", str(out), "--max-pairs", "40", "-q")
         self.assertEqual(done.returncode, 0, done.stderr)
@@ -171,8 +172,8 @@ class ab_command(unittest.TestCase):
         self.assertTrue(10 <= state["base_units"] < 20, state)
         self.assertTrue(any("spread so widely" in n and "more than 40 of them" in n
                             for n in state["notes"]), state["notes"])
-        # How many would settle it at the ratio reached: none where the mean (6 % noise over ~10
-        # rounds spreads it by ~2 %) happens to sit on the band's edge.
+        # How many would settle it at the ratio reached: none where the mean (12 % noise over ~10
+        # rounds spreads it by ~4 %) happens to sit on the band's edge.
         if state["units_needed"] is not None:
             self.assertGreater(state["units_needed"], 40)
         to_limits = self.ab(a, a, "--json", str(out), "--max-pairs", "40", "--run-to-limits",
@@ -181,6 +182,31 @@ class ab_command(unittest.TestCase):
         [state] = json.loads(out.read_text())["states"]
         self.assertEqual((state["verdict"], state["base_units"]), ("inconclusive", 20))
         self.assertTrue(any("--max-pairs reached" in n for n in state["notes"]), state["notes"])
+
+    def test_a_state_spread_beyond_the_band_is_judged_at_the_band_its_spread_can_settle(self):
+        # Trials scattered by 2.5 %: ±1 % would take ~90 rounds, beyond twice the 20 that
+        # --max-pairs 40 allows, so from round 10 the state goes on at a band of a few per cent,
+        # says so in band_reason and the run's last lines, and an A/A run is not called changed.
+        a = self.program("a", states="ok/n=1", env="STAND_IN_NOISE=0.025")
+        out = self.dir / "ab.json"
+        done = self.ab(a, a, "--json", str(out), "--max-pairs", "40", "-q")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        [state] = json.loads(out.read_text())["states"]
+        self.assertIn(state["verdict"], ("same", "inconclusive"))
+        self.assertTrue(0.01 < state["band"] <= 0.05, state)
+        self.assertTrue(state["band_reason"].startswith("spread floor: its process pairs spread"),
+                        state["band_reason"])
+        self.assertIn("--run-to-limits keeps ±1 %", state["band_reason"])
+        self.assertIn("1 state spread too widely for ±1 %", done.stderr)
+        strict = self.ab(a, a, "--max-pairs", "40", "--fail-on-inconclusive", "-q")
+        self.assertEqual(strict.returncode, 1, strict.stderr)
+        self.assertIn("settled only at a wider band than ±1 %", strict.stderr)
+        to_limits = self.ab(a, a, "--json", str(out), "--max-pairs", "40", "--run-to-limits",
+                            "-q")
+        self.assertEqual(to_limits.returncode, 0, to_limits.stderr)
+        [state] = json.loads(out.read_text())["states"]
+        self.assertEqual((state["band"], state["band_reason"]), (0.01, "threshold"))
+        self.assertEqual((state["verdict"], state["base_units"]), ("inconclusive", 20))
 
     def test_a_gpu_no_worker_can_use_exits_3_with_the_reason_and_writes_nothing(self):
         a = self.program("a", env="STAND_IN_UNUSABLE='the GPU is in exclusive mode'")
