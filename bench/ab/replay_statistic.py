@@ -19,6 +19,10 @@ Statistics:
   median. A kernel's start falls anywhere between two ticks of the timer, so a duration reads one
   step long or short at random and the mean of many readings resolves finer than a step; the
   interval's floor is the step over the square root of the iterations.
+- clipped_mean+floor: what `kerntime ab` decides today (--max-pairs 100, 50 rounds): the clipped
+  mean, and a state whose rounds spread too widely to settle the band within twice the 50 goes
+  on, from its 10th round, at the narrowest band up to 5 x the band its spread could settle
+  (sequential_ratio::reachable_band), or stops inconclusive where none could.
 """
 
 import argparse
@@ -32,11 +36,16 @@ from kerntime import _kerntime
 MEDIAN, CLIPPED, MEAN, STEP, ITERATIONS = 0, 1, 2, 3, 4
 
 
+ROUNDS = 50  # kerntime ab's default --max-pairs 100, one block a round
+WIDEN_BEYOND = ROUNDS
+
+
 def replay(state, statistic, band, alpha, min_rounds):
+    """The verdict, the rounds it took and the band it was judged at."""
     a, b = state["a"], state["b"]
     blocks = min(len(a), len(b)) // 2
     if blocks == 0:
-        return "none", 0
+        return "none", 0, band
     column = MEDIAN if statistic == "median" else CLIPPED
     step = max(row[STEP] for row in a[:2 * blocks] + b[:2 * blocks])
     typical = statistics.median(row[MEDIAN] for row in a[:2 * blocks] + b[:2 * blocks])
@@ -44,17 +53,26 @@ def replay(state, statistic, band, alpha, min_rounds):
     if statistic != "median":
         fraction /= math.sqrt(min(row[ITERATIONS] for row in a + b))
     sequence = _kerntime.SequentialRatio(alpha, fraction)
+    floor = statistic.endswith("+floor")
+    judged_at = band
     for k in range(blocks):
         sequence.add_block(_kerntime.block_log_ratio(
             [a[2 * k][column], b[2 * k][column], b[2 * k + 1][column], a[2 * k + 1][column]]))
         if k + 1 < min_rounds:
             continue
-        decision = sequence.decision(band)
+        if floor and sequence.decision(judged_at) == "undecided" and sequence.out_of_reach(
+                judged_at, WIDEN_BEYOND):
+            wider = sequence.reachable_band(judged_at, ROUNDS,
+                                            _kerntime.widest_band_factor * band)
+            if wider is None:
+                return "inconclusive", k + 1, judged_at
+            judged_at = wider
+        decision = sequence.decision(judged_at)
         if decision != "undecided":
-            return decision, k + 1
-        if statistic == "median" and sequence.no_verdict_reachable(band):
-            return "inconclusive", k + 1
-    return sequence.conclusion(band), blocks
+            return decision, k + 1, judged_at
+        if statistic != "clipped_mean" and sequence.no_verdict_reachable(judged_at):
+            return "inconclusive", k + 1, judged_at
+    return sequence.conclusion(judged_at), blocks, judged_at
 
 
 def main():
@@ -66,28 +84,38 @@ def main():
     args = parser.parse_args()
     states = json.load(open(args.preparations))
     print(f"{len(states)} state decisions, band ±{100 * args.band:g} %\n")
-    print("| statistic | slower | faster | same | inconclusive | rounds to a verdict (median) |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| statistic | slower | faster | same | inconclusive | rounds to a verdict (median) | "
+          "judged at a wider band |")
+    print("|---|---:|---:|---:|---:|---:|---|")
     by_state = defaultdict(dict)
-    for statistic in ("median", "clipped_mean"):
+    statistics_replayed = ("median", "clipped_mean", "clipped_mean+floor")
+    for statistic in statistics_replayed:
         verdicts = Counter()
         rounds = []
+        widened = []
         for state in states:
-            verdict, used = replay(state, statistic, args.band, args.alpha, args.min_rounds)
+            verdict, used, judged_at = replay(state, statistic, args.band, args.alpha,
+                                              args.min_rounds)
             verdicts[verdict] += 1
-            by_state[state["state"]].setdefault(statistic, Counter())[verdict] += 1
+            label = verdict if judged_at == args.band else f"{verdict} ±{100 * judged_at:g} %"
+            by_state[state["state"]].setdefault(statistic, Counter())[label] += 1
             if verdict in ("slower", "faster", "same"):
                 rounds.append(used)
+            if judged_at != args.band:
+                widened.append(judged_at)
+        bands = (f"{len(widened)}, ±{100 * min(widened):g}–{100 * max(widened):g} %"
+                 if widened else "0")
         print(f"| {statistic} | {verdicts['slower']} | {verdicts['faster']} | {verdicts['same']} | "
-              f"{verdicts['inconclusive']} | {statistics.median(rounds) if rounds else '-'} |")
+              f"{verdicts['inconclusive']} | {statistics.median(rounds) if rounds else '-'} | "
+              f"{bands} |")
         print(f"RESULT ab_replay statistic={statistic} states={len(states)} "
               f"slower={verdicts['slower']} faster={verdicts['faster']} same={verdicts['same']} "
               f"inconclusive={verdicts['inconclusive']}")
-    print("\n| state | median | clipped_mean |\n|---|---|---|")
+    print("\n| state | " + " | ".join(statistics_replayed) + " |\n|---|---|---|---|")
     for name, counts in sorted(by_state.items()):
         cells = [", ".join(f"{v} {n}" for v, n in sorted(counts.get(s, {}).items()))
-                 for s in ("median", "clipped_mean")]
-        print(f"| {name} | {cells[0]} | {cells[1]} |")
+                 for s in statistics_replayed]
+        print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

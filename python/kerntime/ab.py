@@ -152,14 +152,15 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
             step = _resolution(block)
             sequence = _kerntime.SequentialRatio(alpha, step)
         sequence.add_block(time_blocks[-1])
-        if sequence.decision(band) == "undecided" and sequence.out_of_reach(band, give_up_beyond):
+        # Widened where the band is out of reach within max_blocks; given up beyond twice them.
+        if sequence.decision(band) == "undecided" and sequence.out_of_reach(band, max_blocks):
             wider = sequence.reachable_band(band, max_blocks,
                                             _kerntime.widest_band_factor * threshold)
             if wider is not None:
                 needed = sequence.observations_to_decide(band)
                 band_reason = (
                     f"spread floor: the blocks spread so widely that ±{100 * band:g} % would take "
-                    f"{'~' + str(needed) if needed else 'more'} of them, more than twice the "
+                    f"{'~' + str(needed) if needed else 'more'} of them, more than the "
                     f"{max_blocks} of max_blocks; judged at ±{100 * wider:g} % instead, the "
                     f"narrowest band that spread could settle within them")
                 band = wider

@@ -170,7 +170,10 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
     reading.no_verdict_reachable = enough && time.no_verdict_reachable(options.threshold);
     reading.out_of_reach = enough && options.give_up_beyond > 0 &&
                            time.out_of_reach(options.threshold, options.give_up_beyond);
-    if (reading.out_of_reach && options.widest_band > options.threshold) {
+    // Widened already where the band is out of reach within the observations allowed, where
+    // giving up waits for twice them: a wider band loses precision, not a verdict.
+    if (enough && options.widest_band > options.threshold && options.widen_within > 0 &&
+        time.out_of_reach(options.threshold, options.widen_within)) {
       reading.reachable_band =
           time.reachable_band(options.threshold, options.widen_within, options.widest_band);
     }

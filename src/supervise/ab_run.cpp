@@ -308,8 +308,7 @@ public:
     std::optional<ab_end> end;
     ab_options options = options_of(o);
     ab_reading reading = read_ab(trials_of(o), options);
-    if (reading.decision == ab_decision::undecided && reading.out_of_reach &&
-        reading.reachable_band) {
+    if (reading.decision == ab_decision::undecided && reading.reachable_band) {
       widen(o, reading, options);
       options = options_of(o);
       reading = read_ab(trials_of(o), options);
@@ -364,8 +363,8 @@ private:
     o.band = *reading.reachable_band;
     o.band_reason = fmt::format(
         "spread floor: its {} spread so widely that ±{:g} % would take {} of them, more than "
-        "twice the {} that --max-pairs allows; judged at ±{:g} % instead, the narrowest band "
-        "that spread could settle within them (--run-to-limits keeps ±{:g} %)",
+        "the {} that --max-pairs allows; judged at ±{:g} % instead, the narrowest band that "
+        "spread could settle within them (--run-to-limits keeps ±{:g} %)",
         unit, 100 * now.threshold,
         reading.observations_needed ? fmt::format("~{}", *reading.observations_needed)
                                     : std::string("more"),

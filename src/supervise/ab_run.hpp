@@ -51,11 +51,11 @@ struct ab_run_settings {
   // The same process pair for every round: then every block is an observation, which the
   // process pair's offset makes too confident (docs/ab.md); for seeing that offset, not deciding.
   bool keep_workers = false;
-  // A state whose rounds spread so widely that no verdict could come within twice the rounds
-  // --max-pairs allows goes on at the narrowest band up to 5 × the threshold that its spread
-  // could settle within a third of those left, or where none could, stops early, inconclusive, from
-  // its 10th round on (docs/ab.md); off: every undecided state runs to --max-pairs or --max-time at
-  // the threshold.
+  // From its 10th round, a state whose rounds spread so widely that the threshold could not
+  // settle within the rounds --max-pairs allows goes on at the narrowest band up to 5 × the
+  // threshold that its spread could settle within a third of those left; one that no band could
+  // settle within twice them stops early, inconclusive (docs/ab.md). Off: every undecided state
+  // runs to --max-pairs or --max-time at the threshold.
   bool give_up_early = true;
   double max_time_s = 60;           // per state: no round starts after its trials took this long
   double trial_timeout_s = 600;     // a trial that takes longer is a hang: its worker is killed

@@ -528,7 +528,7 @@ TEST(confidence_sequence, a_band_out_of_reach_widens_by_half_steps_to_the_first_
 
 TEST(confidence_sequence, judging_at_a_band_widened_for_the_spread_keeps_false_verdicts_rare) {
   // kerntime ab's rule: A/A rounds of 4 % SD (`tiny_kernel/kernels=16` on an H100), looked at
-  // after every round from the 4th up to 50; when ±1 % is out of reach beyond 100 rounds the
+  // after every round from the 4th up to 50; when ±1 % is out of reach within the 50 rounds the
   // state goes on at the band reachable within a third of the rounds left (room for the mean to
   // wander; at most ±5 %), which may widen again. The
   // sequence covers the ratio at every look at once, so a band chosen from the data takes no
@@ -556,7 +556,7 @@ TEST(confidence_sequence, judging_at_a_band_widened_for_the_spread_keeps_false_v
         ++false_verdicts;
         break;
       }
-      if (s.out_of_reach(band, 2 * rounds)) {
+      if (s.out_of_reach(band, rounds)) {
         const auto wider = s.reachable_band(band, rounds, 0.05);
         if (!wider) {
           break;

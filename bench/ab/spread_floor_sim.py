@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""What the spread floor of `kerntime ab` does to A/A states of a given spread, simulated through
+kerntime's own sequence (`_kerntime.SequentialRatio`), against the run without it (the early stop
+alone) and the run to the limit:
+
+    PYTHONPATH=build/python python3 bench/ab/spread_floor_sim.py [--runs 2000] [--seed 11]
+
+Each state is an A/A run of normal process-pair observations (no true change) of the given SD,
+looked at after every round from the 4th up to 50 (the defaults: --min-rounds 4, --max-pairs
+100) at the ±1 % band. With the floor, from the 10th round a state whose spread puts ±1 % out of
+reach within the 50 rounds goes on at the narrowest band in half steps up to ±5 % that the spread
+could settle within a third of the rounds left (sequential_ratio::reachable_band), and one that
+no band could settle within 100 stops; without it, the state stops inconclusive once ±1 % is out
+of reach within 100 (the early stop). It prints, per SD: `same` at ±1 %, `same` at a wider band
+(and the median band), inconclusive, and false slower/faster, for both rules.
+"""
+
+import argparse
+import random
+import statistics
+
+from kerntime import _kerntime
+
+ROUNDS, BAND, WIDEST, ALPHA = 50, 0.01, 0.05, 0.05
+
+
+def run(rng, sd, floor):
+    sequence = _kerntime.SequentialRatio(ALPHA, 0.0)
+    band = BAND
+    for k in range(1, ROUNDS + 1):
+        sequence.add_block(rng.gauss(0, sd))
+        if k < 4:
+            continue
+        if floor and sequence.decision(band) == "undecided" and sequence.out_of_reach(band, ROUNDS):
+            wider = sequence.reachable_band(band, ROUNDS, WIDEST)
+            if wider is not None:
+                band = wider
+        decision = sequence.decision(band)
+        if decision != "undecided":
+            return decision, band
+        if sequence.out_of_reach(band, _kerntime.give_up_margin * ROUNDS):
+            return "inconclusive", band
+    return "inconclusive", band
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args()
+    print("| round SD | rule | same ±1 % | same wider (median band) | inconclusive | false |")
+    print("|---:|---|---:|---:|---:|---:|")
+    for sd in (0.012, 0.015, 0.02, 0.025, 0.03, 0.04, 0.05):
+        for floor in (False, True):
+            rng = random.Random(args.seed)
+            counts = {"same": 0, "wider": 0, "inconclusive": 0, "false": 0}
+            bands = []
+            for _ in range(args.runs):
+                verdict, band = run(rng, sd, floor)
+                if verdict == "same" and band == BAND:
+                    counts["same"] += 1
+                elif verdict == "same":
+                    counts["wider"] += 1
+                    bands.append(band)
+                elif verdict == "inconclusive":
+                    counts["inconclusive"] += 1
+                else:
+                    counts["false"] += 1
+            wider = (f"{counts['wider']} (±{100 * statistics.median(bands):g} %)" if bands
+                     else "0")
+            print(f"| {100 * sd:g} % | {'floor' if floor else 'early stop'} | {counts['same']} | "
+                  f"{wider} | {counts['inconclusive']} | {counts['false']} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
