@@ -128,9 +128,8 @@ int main(int argc, char** argv) {
     const auto what = benchmark_of(request->state_name);
     if (const char* log = std::getenv("STAND_IN_LOG")) {
       const char* side = std::getenv("STAND_IN_SIDE");
-      std::ofstream(log, std::ios::app)
-          << "trial " << (side != nullptr ? side : "?") << ' ' << request->state_name << ' '
-          << ::getpid() << '\n';
+      std::ofstream(log, std::ios::app) << "trial " << (side != nullptr ? side : "?") << ' '
+                                        << request->state_name << ' ' << ::getpid() << '\n';
     }
     benchmark_run run;
     run.benchmark = what;
