@@ -75,7 +75,8 @@ std::string comparison_markdown(const comparison& c) {
     out += fmt::format("## kerntime ab: {}, A (base) vs B (new)\n\n", markdown_text(c.new_device));
     out += fmt::format("{} slower, {} faster, {} same, {} inconclusive of {} states. \"same\": the "
                        "{:.0f} % confidence sequence of B/A, valid at every look, lies within "
-                       "±{:.1f} %; trials interleaved A B B A, each a fresh preparation.\n\n",
+                       "±{:.1f} % (or the state's wider band: its spread floor); trials "
+                       "interleaved A B B A, each a fresh preparation.\n\n",
                        counts[0], counts[2], counts[3], counts[1], c.states.size(),
                        100 * (1 - c.options.alpha), 100 * c.options.threshold);
   } else {
