@@ -7,7 +7,6 @@ Usage: check_ab_cli.py CPU_SUITE STAND_IN_WORKER"""
 
 import csv
 import json
-import os
 import pathlib
 import stat
 import subprocess
