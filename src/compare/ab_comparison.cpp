@@ -162,20 +162,25 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
   const sequential_ratio time = sequence_of(time_blocks);
   reading.time = time.interval();
   const bool enough = reading.time.blocks >= options.min_observations;
-  reading.decision = enough ? decide(reading.time, options.threshold) : ab_decision::undecided;
+  const double same_band = std::max(options.threshold, options.same_band);
+  reading.decision =
+      enough ? decide(reading.time, options.threshold, same_band) : ab_decision::undecided;
   if (reading.decision == ab_decision::undecided) {
     if (const auto needed = time.observations_to_decide(options.threshold)) {
       reading.observations_needed = std::max(*needed, options.min_observations);
     }
-    reading.no_verdict_reachable = enough && time.no_verdict_reachable(options.threshold);
+    reading.no_verdict_reachable = enough && time.no_verdict_reachable(same_band);
+    // Given up only where not even the widest band could settle `same` within twice the
+    // observations allowed, and no change beyond the threshold could show.
+    const double widest = std::max(options.widest_band, same_band);
     reading.out_of_reach = enough && options.give_up_beyond > 0 &&
-                           time.out_of_reach(options.threshold, options.give_up_beyond);
-    // Widened already where the band is out of reach within the observations allowed, where
+                           time.out_of_reach(widest, options.give_up_beyond, options.threshold);
+    // Widened already where `same` is out of reach within the observations allowed, where
     // giving up waits for twice them: a wider band loses precision, not a verdict.
-    if (enough && options.widest_band > options.threshold && options.widen_within > 0 &&
-        time.out_of_reach(options.threshold, options.widen_within)) {
-      reading.reachable_band =
-          time.reachable_band(options.threshold, options.widen_within, options.widest_band);
+    if (enough && options.widest_band > same_band && options.widen_within > 0 &&
+        time.out_of_reach(same_band, options.widen_within, options.threshold)) {
+      reading.reachable_band = time.reachable_band(same_band, options.widen_within,
+                                                   options.widest_band, options.threshold / 2);
     }
   }
   if (clocked && blocks > 0) {
@@ -212,7 +217,8 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
   s.ratio = observations > 0 ? reading.time.ratio : (s.base_ns > 0 ? s.new_ns / s.base_ns : 1);
   s.unit = by_pairs ? "process pairs" : "blocks";
   s.base_units = s.new_units = static_cast<int>(observations);
-  s.band = options.threshold;
+  const double same_band = std::max(options.threshold, options.same_band);
+  s.band = same_band;
   s.band_reason = options.band_reason.empty() ? "threshold" : options.band_reason;
   s.timer_resolution_ns = std::max(a.timer_resolution_ns(), b.timer_resolution_ns());
   if (s.timer_resolution_ns > 0 && s.base_ns > 0) {
@@ -220,9 +226,9 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
   }
   const bool enough = observations >= options.min_observations;
   const ab_decision decision =
-      !enough
-          ? ab_decision::inconclusive
-          : (end == ab_end::decided ? reading.decision : conclude(reading.time, options.threshold));
+      !enough ? ab_decision::inconclusive
+              : (end == ab_end::decided ? reading.decision
+                                        : conclude(reading.time, options.threshold, same_band));
   if (!enough) {
     s.notes.push_back(fmt::format("{} {}: a verdict needs {} at least", observations, s.unit,
                                   options.min_observations));
@@ -260,7 +266,7 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
         "stopped after {}: its {} spread so widely that even a ratio of exactly 1 would need "
         "more than {} of them to settle within ±{:g} %, twice what --max-pairs allows{}; raise "
         "--max-pairs{} or widen --threshold",
-        what_ran, s.unit, options.give_up_beyond, 100 * options.threshold,
+        what_ran, s.unit, options.give_up_beyond, 100 * std::max(options.widest_band, same_band),
         s.units_needed ? fmt::format(" (at the ratio reached, ~{})", *s.units_needed) : "",
         by_pairs ? " (each is a fresh process pair)" : ""));
     break;
@@ -278,9 +284,9 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
   s.new_sm_clock_mhz = b.sm_clock_mhz();
   if (reading.cycles) {
     s.cycles_ratio = reading.cycles->ratio;
-    const verdict in_cycles =
-        verdict_of_decision(end == ab_end::decided ? decide(*reading.cycles, options.threshold)
-                                                   : conclude(*reading.cycles, options.threshold));
+    const verdict in_cycles = verdict_of_decision(
+        end == ab_end::decided ? decide(*reading.cycles, options.threshold, same_band)
+                               : conclude(*reading.cycles, options.threshold, same_band));
     if ((s.outcome == verdict::slower || s.outcome == verdict::faster) && in_cycles != s.outcome) {
       // A and B ran in the same minutes, so a clock that differs between them is the code's own
       // (its power draw), not drift: the verdict in time stands, and the note says why.

@@ -25,15 +25,18 @@ struct ab_options {
   // ratio stops early, inconclusive (sequential_ratio::out_of_reach); 0: never. kerntime ab
   // passes twice the rounds --max-pairs allows.
   std::size_t give_up_beyond = 0;
-  // Where the band is out of reach within `widen_within` observations (not twice them: a wider
-  // band loses precision, not a verdict), the narrowest band in half steps up to this one that
-  // the spread could settle within a third of the observations left before `widen_within`, for
-  // the state to go on at (sequential_ratio::reachable_band); 0: never wider than the threshold.
-  // kerntime ab passes 5 × the threshold and the rounds --max-pairs allows.
+  // The spread floor: `same` is judged against this band where it is wider than the threshold
+  // (`slower` and `faster` stay at the threshold); 0: the threshold.
+  double same_band = 0;
+  // Where `same` at the current band is out of reach within `widen_within` observations (not
+  // twice them: a wider band loses precision, not a verdict), the band to go on at: the
+  // narrowest in half steps of the threshold up to `widest_band` that the spread could settle
+  // (sequential_ratio::reachable_band); 0: never wider than the threshold. A state is given up
+  // only when not even `widest_band` could settle `same` within give_up_beyond. kerntime ab
+  // passes 5 × the threshold and the rounds --max-pairs allows.
   double widest_band = 0;
   std::size_t widen_within = 0;
-  // Why the band is wider than the threshold, for the comparison's band_reason; empty: it is the
-  // threshold.
+  // Why `same` is judged at a wider band, for the comparison's band_reason; empty: it is not.
   std::string band_reason;
 };
 
@@ -84,8 +87,8 @@ struct ab_reading {
   // From the minimum on, while undecided: the spread puts every verdict beyond
   // ab_options::give_up_beyond observations; the run stops the state as inconclusive.
   bool out_of_reach = false;
-  // While undecided, where the band is out of reach within ab_options::widen_within: the band
-  // the state may go on at instead (ab_options::widest_band).
+  // While undecided, where `same` is out of reach within ab_options::widen_within: the band
+  // for `same` the state may go on at instead (ab_options::widest_band).
   std::optional<double> reachable_band;
 };
 // Throws kerntime::invalid_argument for a preparation whose median is not a positive time.

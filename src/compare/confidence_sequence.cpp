@@ -104,6 +104,20 @@ ab_decision conclude(const ab_interval& interval, double band) {
   return d == ab_decision::undecided ? ab_decision::inconclusive : d;
 }
 
+ab_decision decide(const ab_interval& interval, double band, double same_band) {
+  const ab_decision d = decide(interval, band);
+  if (d != ab_decision::undecided || same_band <= band) {
+    return d;
+  }
+  return decide(interval, same_band) == ab_decision::same ? ab_decision::same
+                                                          : ab_decision::undecided;
+}
+
+ab_decision conclude(const ab_interval& interval, double band, double same_band) {
+  const ab_decision d = decide(interval, band, same_band);
+  return d == ab_decision::undecided ? ab_decision::inconclusive : d;
+}
+
 double t_mixture_log_half_width(std::size_t count, double sum_squared_deviations, double alpha) {
   check_alpha(alpha);
   if (!(sum_squared_deviations >= 0)) {
@@ -186,34 +200,43 @@ bool sequential_ratio::no_verdict_reachable(double band) const {
 }
 
 bool sequential_ratio::out_of_reach(double band, std::size_t limit) const {
+  return out_of_reach(band, limit, band);
+}
+
+bool sequential_ratio::out_of_reach(double same_band, std::size_t limit, double change_band) const {
   if (count_ < min_observations_to_give_up || limit <= count_ ||
-      !(band > 0 && std::isfinite(band))) {
+      !(same_band > 0 && std::isfinite(same_band)) ||
+      !(change_band > 0 && std::isfinite(change_band))) {
     return false;
   }
-  const double edge = std::log1p(band);
-  const double best_room = std::max(edge, std::abs(mean_) - edge);
+  const double best_room =
+      std::max(std::log1p(same_band), std::abs(mean_) - std::log1p(change_band));
   const double variance = sum_squared_deviations_ / static_cast<double>(count_);
   return t_mixture_log_half_width(limit, variance * static_cast<double>(limit), alpha_) >=
          best_room;
 }
 
 std::optional<double> sequential_ratio::reachable_band(double band, std::size_t limit,
-                                                       double widest) const {
+                                                       double widest, double step) const {
   // Within a third of the observations left before the limit: room for the mean to wander
-  // (confidence_sequence_test's A/A states of 4 % SD, 50 rounds: with half, 1502 of 2000 settled
-  // by the limit, at a median band of ±3 %; with a third, 1782, at ±3.5 %).
+  // (confidence_sequence_test's A/A states of 4 % SD, 50 rounds: with half, about 1500 of 2000
+  // settled by the limit, at a median band of ±3 %; with a third, about 1800, at ±3.5 %).
   const std::size_t within = count_ + ((limit > count_ ? limit - count_ : 0) / 3);
   if (count_ < min_observations_to_give_up || !(band > 0 && std::isfinite(band)) ||
-      within <= count_ || !out_of_reach(band, within)) {
+      !(step > 0 && std::isfinite(step)) || within <= count_ || !out_of_reach(band, within)) {
     return std::nullopt;
   }
-  const double step = band / 2;
-  // Whole steps: a band of 2.5 % reads as such, not as 2.4999999 %.
-  for (int k = 1; band + (k * step) <= widest * (1 + 1e-9); ++k) {
+  // Whole steps from the threshold: a band of 2.5 % reads as such, not as 2.4999999 %.
+  const double tolerance = 1e-9 * widest;
+  for (int k = 1; band + (k * step) <= widest + tolerance; ++k) {
     const double candidate = band + (k * step);
     if (!out_of_reach(candidate, within)) {
       return candidate;
     }
+  }
+  // None within a third of those left: the widest, where it could settle by the limit.
+  if (widest > band + tolerance && !out_of_reach(widest, limit)) {
+    return widest;
   }
   return std::nullopt;
 }

@@ -74,6 +74,11 @@ inline constexpr double default_alpha = 0.05; // the chance the interval ever mi
 // `undecided` reported as `inconclusive`.
 [[nodiscard]] ab_decision conclude(const ab_interval& interval, double band);
 
+// The same with a wider band for `same` alone (the spread floor): `slower` and `faster` against
+// `band`, `same` inside `band` or `same_band`, whichever is wider.
+[[nodiscard]] ab_decision decide(const ab_interval& interval, double band, double same_band);
+[[nodiscard]] ab_decision conclude(const ab_interval& interval, double band, double same_band);
+
 // Half the width, on the log scale, of Lai's t-mixture confidence sequence for the mean of
 // `count` observations whose squared deviations from their mean sum to `sum_squared_deviations`;
 // +infinity while the observations cannot bound the mean (fewer than 3). Throws
@@ -134,15 +139,17 @@ public:
   // `same`: a mean that wanders near the edge early does not stop a state whose spread would
   // settle it. Never before min_observations_to_give_up, nor with `limit` reached already.
   [[nodiscard]] bool out_of_reach(double band, std::size_t limit) const;
-  // The narrowest band, in steps of half `band` above it up to `widest`, that is not
-  // out_of_reach within a third of the observations left before `limit` (room for the mean to
-  // wander): where the spread the observations show would settle a verdict. Empty before
-  // min_observations_to_give_up, when `band` itself is within reach then, or when no band up to
-  // `widest` is. Judging against a band chosen so keeps the chance of a false
-  // verdict within alpha: the sequence covers the ratio at every look at once, whatever band its
-  // interval is then held against.
-  [[nodiscard]] std::optional<double> reachable_band(double band, std::size_t limit,
-                                                     double widest) const;
+  // The same with `same` held against `same_band` and a change against `change_band`.
+  [[nodiscard]] bool out_of_reach(double same_band, std::size_t limit, double change_band) const;
+  // Where `band` is out_of_reach within a third of the observations left before `limit` (room
+  // for the mean to wander): the narrowest band in whole `step`s above it, up to `widest`, that
+  // is not; else `widest` where it is in reach by `limit`. Empty before
+  // min_observations_to_give_up, when `band` itself is in reach, or when `widest` is not.
+  // Judging `same` against a band chosen so keeps the chance of a false verdict within alpha:
+  // the sequence covers the ratio at every look at once, whatever band its interval is then
+  // held against.
+  [[nodiscard]] std::optional<double> reachable_band(double band, std::size_t limit, double widest,
+                                                     double step) const;
 
 private:
   double alpha_;

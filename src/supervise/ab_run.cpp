@@ -309,7 +309,7 @@ public:
     ab_options options = options_of(o);
     ab_reading reading = read_ab(trials_of(o), options);
     if (reading.decision == ab_decision::undecided && reading.reachable_band) {
-      widen(o, reading, options);
+      widen(o, reading);
       options = options_of(o);
       reading = read_ab(trials_of(o), options);
     }
@@ -347,25 +347,27 @@ public:
   }
 
 private:
-  // The options a state is read with: the run's, at the band it went on at when it was widened.
+  // The options a state is read with: the run's, with `same` at the band it went on at when it
+  // was widened.
   [[nodiscard]] ab_options options_of(const ab_state_outcome& o) const {
     ab_options options = options_;
     if (o.band) {
-      options.threshold = *o.band;
+      options.same_band = *o.band;
       options.band_reason = o.band_reason;
     }
     return options;
   }
 
-  // The state goes on at the band its spread could settle (reading.reachable_band).
-  void widen(ab_state_outcome& o, const ab_reading& reading, const ab_options& now) const {
+  // The state goes on with `same` at the band its spread could settle (reading.reachable_band).
+  void widen(ab_state_outcome& o, const ab_reading& reading) const {
     const std::string unit = settings_.keep_workers ? "blocks" : "process pairs";
     o.band = *reading.reachable_band;
     o.band_reason = fmt::format(
-        "spread floor: its {} spread so widely that ±{:g} % would take {} of them, more than "
-        "the {} that --max-pairs allows; judged at ±{:g} % instead, the narrowest band that "
-        "spread could settle within them (--run-to-limits keeps ±{:g} %)",
-        unit, 100 * now.threshold,
+        "spread floor: its {} spread so widely that `same` at ±{:g} % would take {} of them, "
+        "more than the {} that --max-pairs allows; `same` judged at ±{:g} % instead, the "
+        "narrowest band that spread could settle within them (`slower` and `faster` still at "
+        "±{:g} %; --run-to-limits keeps `same` there too)",
+        unit, 100 * options_.threshold,
         reading.observations_needed ? fmt::format("~{}", *reading.observations_needed)
                                     : std::string("more"),
         options_.widen_within, 100 * *o.band, 100 * options_.threshold);

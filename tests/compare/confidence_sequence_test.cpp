@@ -508,72 +508,134 @@ TEST(confidence_sequence, a_band_out_of_reach_widens_by_half_steps_to_the_first_
     }
     return s;
   };
-  // Observations spread by 4 %: ±1 % is out of reach by 50; the band found is a whole number
-  // of half steps above it, in reach, and no narrower one is (a narrower widest finds none).
+  constexpr double step = default_band / 2;
+  // Observations spread by 4 %: ±1 % is out of reach by 50. The band found is a whole number of
+  // half steps above it, in reach within a third of the 40 observations left (10 + 13), and the
+  // step below it is not.
   const auto wide = filled(0.04, min_observations_to_give_up);
   ASSERT_TRUE(wide.out_of_reach(default_band, 50));
-  const auto band = wide.reachable_band(default_band, 50, 0.05);
+  const auto band = wide.reachable_band(default_band, 50, 0.05, step);
   ASSERT_TRUE(band);
   EXPECT_GT(*band, default_band);
   EXPECT_LE(*band, 0.05);
-  EXPECT_FALSE(wide.out_of_reach(*band, 50));
-  const double steps = (*band - default_band) / (default_band / 2);
+  EXPECT_FALSE(wide.out_of_reach(*band, 23));
+  EXPECT_TRUE(wide.out_of_reach(*band - step, 23));
+  const double steps = (*band - default_band) / step;
   EXPECT_NEAR(steps, std::round(steps), 1e-9); // whole half steps: 1.5 %, 2 %, 2.5 %, ...
-  // None up to a narrower widest; none before the minimum; none where the band is in reach.
-  EXPECT_FALSE(wide.reachable_band(default_band, 50, *band - (default_band / 2)));
+  // From a band already widened, the steps stay the threshold's: 2.5 % goes to 3 %, 3.5 %, ...
+  if (const auto again = wide.reachable_band(0.025, 50, 0.05, step)) {
+    const double more = (*again - 0.025) / step;
+    EXPECT_NEAR(more, std::round(more), 1e-9);
+  }
+  // A widest narrower than that band: none of the steps, so the widest itself, where it is in
+  // reach by the limit (the fallback).
+  if (const auto narrower = wide.reachable_band(default_band, 50, *band - step, step)) {
+    EXPECT_DOUBLE_EQ(*narrower, *band - step);
+    EXPECT_FALSE(wide.out_of_reach(*band - step, 50));
+  }
+  // None before the minimum; none where the band is in reach; none where not even the widest
+  // could settle by the limit.
   EXPECT_FALSE(
-      filled(0.04, min_observations_to_give_up - 1).reachable_band(default_band, 50, 0.05));
-  EXPECT_FALSE(filled(0.004, 20).reachable_band(default_band, 50, 0.05));
+      filled(0.04, min_observations_to_give_up - 1).reachable_band(default_band, 50, 0.05, step));
+  EXPECT_FALSE(filled(0.004, 20).reachable_band(default_band, 50, 0.05, step));
+  EXPECT_FALSE(
+      filled(0.30, min_observations_to_give_up).reachable_band(default_band, 50, 0.05, step));
 }
 
-TEST(confidence_sequence, judging_at_a_band_widened_for_the_spread_keeps_false_verdicts_rare) {
-  // kerntime ab's rule: A/A rounds of 4 % SD (`tiny_kernel/kernels=16` on an H100), looked at
-  // after every round from the 4th up to 50; when ±1 % is out of reach within the 50 rounds the
-  // state goes on at the band reachable within a third of the rounds left (room for the mean to
-  // wander; at most ±5 %), which may widen again. The
-  // sequence covers the ratio at every look at once, so a band chosen from the data takes no
-  // false verdict beyond alpha; here: how many, and how many become `same` at the wider band.
+TEST(confidence_sequence, the_wider_band_of_same_leaves_slower_and_faster_at_the_threshold) {
+  const ab_interval inside{.ratio = 1.02, .low = 1.015, .high = 1.025, .blocks = 20};
+  EXPECT_EQ(decide(inside, default_band, 0.03), ab_decision::slower); // beyond 1 %: a change
+  const ab_interval wide{.ratio = 1.0, .low = 0.975, .high = 1.025, .blocks = 20};
+  EXPECT_EQ(decide(wide, default_band), ab_decision::undecided);
+  EXPECT_EQ(decide(wide, default_band, 0.03), ab_decision::same);
+  EXPECT_EQ(decide(wide, default_band, 0.02), ab_decision::undecided);
+  EXPECT_EQ(conclude(wide, default_band, 0.02), ab_decision::inconclusive);
+  EXPECT_EQ(decide(wide, default_band, 0), ab_decision::undecided); // none wider: the band's
+}
+
+// kerntime ab's rule over `rounds` normal observations of the given mean and SD, looked at after
+// every round from the 4th at ±1 %: with the floor, once `same` is out of reach within the
+// rounds it goes on with `same` at the band reachable_band finds (half steps up to ±5 %),
+// `slower` and `faster` staying at ±1 %; it gives up once not even ±5 % could settle `same`
+// within twice the rounds. Without, it gives up once ±1 % could not within twice the rounds.
+struct floor_outcome {
+  ab_decision decision = ab_decision::inconclusive;
+  double band = default_band;
+};
+
+floor_outcome run_with_floor(normal_draws& z, double mean, double sd, bool floor) {
   constexpr std::size_t rounds = 50;
+  constexpr double widest = 5 * default_band;
+  sequential_ratio s;
+  double same_band = default_band;
+  for (std::size_t k = 1; k <= rounds; ++k) {
+    s.add_block(mean + (sd * z()));
+    if (k < 4) {
+      continue;
+    }
+    if (const ab_decision d = decide(s.interval(), default_band, same_band);
+        d != ab_decision::undecided) {
+      return {d, same_band};
+    }
+    if (floor && s.out_of_reach(same_band, rounds, default_band)) {
+      if (const auto wider = s.reachable_band(same_band, rounds, widest, default_band / 2)) {
+        same_band = *wider;
+        if (const ab_decision d = decide(s.interval(), default_band, same_band);
+            d != ab_decision::undecided) {
+          return {d, same_band};
+        }
+      }
+    }
+    if (s.out_of_reach(floor ? widest : default_band, 2 * rounds, default_band)) {
+      return {ab_decision::inconclusive, same_band};
+    }
+  }
+  return {ab_decision::inconclusive, same_band};
+}
+
+TEST(confidence_sequence, judging_same_at_a_band_widened_for_the_spread_keeps_false_verdicts_rare) {
+  // A/A rounds of 4 % SD (`tiny_kernel/kernels=16` on an H100): ±1 % gives no verdict within
+  // 50 rounds; with the floor most end `same` at a wider band. The sequence covers the ratio at
+  // every look at once, so a band chosen from the data takes no false verdict beyond alpha.
   normal_draws z(81);
   int false_verdicts = 0;
   int same = 0;
   std::vector<double> bands;
   for (int r = 0; r < 2000; ++r) {
-    sequential_ratio s;
-    double band = default_band;
-    for (std::size_t k = 1; k <= rounds; ++k) {
-      s.add_block(0.04 * z());
-      if (k < 4) {
-        continue;
-      }
-      const ab_decision d = s.decision(band);
-      if (d == ab_decision::same) {
-        ++same;
-        bands.push_back(band);
-        break;
-      }
-      if (d != ab_decision::undecided) {
-        ++false_verdicts;
-        break;
-      }
-      if (s.out_of_reach(band, rounds)) {
-        const auto wider = s.reachable_band(band, rounds, 0.05);
-        if (!wider) {
-          break;
-        }
-        band = *wider;
-      }
+    const floor_outcome o = run_with_floor(z, 0, 0.04, true);
+    if (o.decision == ab_decision::same) {
+      ++same;
+      bands.push_back(o.band);
+    } else if (o.decision != ab_decision::inconclusive) {
+      ++false_verdicts;
     }
   }
   std::sort(bands.begin(), bands.end());
   std::cout << "4 % rounds, widened: same " << same << " of 2000 (median band "
             << (bands.empty() ? 0 : 100 * bands[bands.size() / 2]) << " %), false "
             << false_verdicts << "\n";
-  EXPECT_LE(false_verdicts,
-            20);         // 1 % (alpha is 5 %; A/A under normal rounds errs far less; seen: 7)
-  EXPECT_GE(same, 1600); // where ±1 % gave none within 50 rounds (seen: 1753)
+  EXPECT_LE(false_verdicts, 20); // 1 %
+  EXPECT_GE(same, 1600);
   ASSERT_FALSE(bands.empty());
-  EXPECT_LE(bands[bands.size() / 2], 0.04); // seen: 3.5 %
+  EXPECT_LE(bands[bands.size() / 2], 0.04);
+}
+
+TEST(confidence_sequence, the_floor_takes_no_slower_verdict_from_a_real_change) {
+  // B 2 % slower, rounds of 2 % SD: `slower` is judged at ±1 % with or without the floor, so the
+  // floor may only add verdicts (`same` at a wider band where the change is within it).
+  const auto count_slower = [](bool floor) {
+    normal_draws z(91);
+    int slower = 0;
+    for (int r = 0; r < 2000; ++r) {
+      slower += run_with_floor(z, std::log1p(0.02), 0.02, floor).decision == ab_decision::slower;
+    }
+    return slower;
+  };
+  const int without = count_slower(false);
+  const int with = count_slower(true);
+  std::cout << "2 % slower, 2 % rounds: slower " << without << " without the floor, " << with
+            << " with\n";
+  EXPECT_GE(with, without - 40); // within 2 % of the states
 }
 
 TEST(confidence_sequence, giving_up_early_rarely_takes_a_verdict_the_limit_would_have_reached) {
