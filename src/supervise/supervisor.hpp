@@ -49,7 +49,8 @@ struct supervision_summary {
   std::vector<double> worker_exit_seconds;
   int faults = 0; // crashed, cuda_fault or timed_out states
   // kerntime ab: the wall time its rounds spent waiting for their workers to be ready and, after
-  // their trials, to exit (workers that start or exit together count once), summed over rounds.
+  // their trials, to exit (workers that start or exit together count once), summed over rounds
+  // and GPUs (with several GPUs the sum can pass the wall time: their rounds run side by side).
   double start_wait_seconds = 0;
   double exit_wait_seconds = 0;
 };
