@@ -489,6 +489,9 @@ def handle(line):
             "<= 1 %", wrong <= 0.01 * states)
         row("kerntime ab A/A suite: inconclusive", f"{num('inconclusive'):g} of {states:g}",
             "<= 5 %", num("inconclusive") <= 0.05 * states)
+        if "same_wider" in f:  # `same` judged at a state's spread floor (docs/ab.md)
+            row("kerntime ab A/A suite: same at a wider band than ±1 %",
+                f"{num('same_wider'):g} of {states:g}")
         row("kerntime ab A/A suite wall (median s)", f["suite_s"])
     elif bench == "ab_replay":
         row(f"A/A replayed with the {f['statistic']}: false slower/faster; inconclusive",

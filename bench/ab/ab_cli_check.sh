@@ -70,6 +70,8 @@ def verdicts(pattern):
     return rows
 aa = verdicts("aa_[0-9]*.json")  # not aa_preparations.json
 count = lambda rows, v: sum(r["verdict"] == v for r in rows)
+# Judged `same` at the state's spread floor, a band wider than --threshold (docs/ab.md).
+floored = lambda rows: [r for r in rows if r.get("band_reason", "threshold") != "threshold"]
 times = []
 for path in sorted(glob.glob(f"{out}/aa_*.err")):
     m = re.search(r"compared in ([\d.]+) s: a state's trials took ([\d.]+) s \(median\), "
@@ -79,8 +81,10 @@ for path in sorted(glob.glob(f"{out}/aa_*.err")):
         times.append(tuple(float(x) for x in m.groups()))
 print("\n| check | states | slower | faster | same | inconclusive |")
 print("|---|---:|---:|---:|---:|---:|")
+wider = floored(aa)
 print(f"| A/A suite, ±1 % | {len(aa)} | {count(aa,'slower')} | {count(aa,'faster')} | "
-      f"{count(aa,'same')} | {count(aa,'inconclusive')} |")
+      f"{count(aa,'same')} ({count(wider,'same')} at a wider band) | "
+      f"{count(aa,'inconclusive')} |")
 for d in (20, 200):
     rows = [r for r in verdicts("detect_*.json") if r["state_name"] == f"spin/duration_us={d}"]
     print(f"| {d} µs vs {d * 1.01:g} µs, ±0.5 % | {len(rows)} | {count(rows,'slower')} | "
@@ -90,7 +94,8 @@ print(f"| 200 µs vs 201 µs, ±0.25 % | {len(half)} | {count(half,'slower')} | 
       f"{count(half,'faster')} | {count(half,'same')} | {count(half,'inconclusive')} |")
 walls = sorted(t[0] for t in times)
 print(f"RESULT ab_cli_aa states={len(aa)} slower={count(aa,'slower')} faster={count(aa,'faster')} "
-      f"same={count(aa,'same')} inconclusive={count(aa,'inconclusive')} "
+      f"same={count(aa,'same')} same_wider={count(wider,'same')} "
+      f"inconclusive={count(aa,'inconclusive')} "
       f"suite_s={walls[len(walls) // 2] if walls else float('nan'):.1f}")
 for d in (20, 200):
     rows = [r for r in verdicts("detect_*.json") if r["state_name"] == f"spin/duration_us={d}"]
@@ -104,6 +109,9 @@ pairs = [r["base_units"] for r in aa]
 if pairs:
     print(f"A/A process pairs (rounds) per state: median {statistics.median(pairs)}, "
           f"max {max(pairs)}")
+for r in wider:
+    print(f"  {r['verdict']} at ±{100 * r['band']:g} %: {r['state_name']} ratio {r['ratio']:.4f} "
+          f"[{r['ratio_low']:.4f}, {r['ratio_high']:.4f}] after {r['base_units']} {r['unit']}")
 for r in aa:
     if r["verdict"] in ("slower", "faster", "inconclusive"):
         needed = r.get("units_needed")
