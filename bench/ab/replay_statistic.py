@@ -60,10 +60,11 @@ def replay(state, statistic, band, alpha, min_rounds):
             [a[2 * k][column], b[2 * k][column], b[2 * k + 1][column], a[2 * k + 1][column]]))
         if k + 1 < min_rounds:
             continue
-        widest = _kerntime.widest_band_factor * band
-        if floor and sequence.decision(band, judged_at) == "undecided" and sequence.out_of_reach(
-                judged_at, ROUNDS, band):
-            wider = sequence.reachable_band(judged_at, ROUNDS, widest, band / 2)
+        give_up = False
+        if floor and sequence.decision(band, judged_at) == "undecided":
+            give_up, wider = _kerntime.look_at_spread(
+                sequence, band, judged_at, ROUNDS, _kerntime.widest_band_factor * band,
+                _kerntime.give_up_margin * ROUNDS)
             if wider is not None:
                 judged_at = wider
         decision = sequence.decision(band, judged_at)
@@ -71,7 +72,7 @@ def replay(state, statistic, band, alpha, min_rounds):
             return decision, k + 1, judged_at
         if statistic != "clipped_mean" and sequence.no_verdict_reachable(judged_at):
             return "inconclusive", k + 1, judged_at
-        if floor and sequence.out_of_reach(widest, _kerntime.give_up_margin * ROUNDS, band):
+        if give_up:
             return "inconclusive", k + 1, judged_at
     return sequence.conclusion(band, judged_at), blocks, judged_at
 

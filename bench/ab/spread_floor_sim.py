@@ -39,15 +39,15 @@ def run(rng, sd, floor, mean=0.0):
         decision = sequence.decision(BAND, band)
         if decision != "undecided":
             return decision, band
-        if floor and sequence.out_of_reach(band, ROUNDS, BAND):
-            wider = sequence.reachable_band(band, ROUNDS, WIDEST, BAND / 2)
-            if wider is not None:
-                band = wider
-                decision = sequence.decision(BAND, band)
-                if decision != "undecided":
-                    return decision, band
-        if sequence.out_of_reach(WIDEST if floor else BAND, _kerntime.give_up_margin * ROUNDS,
-                                 BAND):
+        give_up, wider = _kerntime.look_at_spread(sequence, BAND, band, ROUNDS,
+                                                  WIDEST if floor else 0.0,
+                                                  _kerntime.give_up_margin * ROUNDS)
+        if wider is not None:
+            band = wider
+            decision = sequence.decision(BAND, band)
+            if decision != "undecided":
+                return decision, band
+        if give_up:
             return "inconclusive", band
     return "inconclusive", band
 

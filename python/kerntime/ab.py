@@ -158,9 +158,10 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
             step = _resolution(block)
             sequence = _kerntime.SequentialRatio(alpha, step)
         sequence.add_block(time_blocks[-1])
-        if (sequence.decision(threshold, band) == "undecided"
-                and sequence.out_of_reach(band, max_blocks, threshold)):
-            wider = sequence.reachable_band(band, max_blocks, widest, threshold / 2)
+        gave_up = False
+        if sequence.decision(threshold, band) == "undecided":
+            gave_up, wider = _kerntime.look_at_spread(sequence, threshold, band, max_blocks,
+                                                      widest, give_up_beyond)
             if wider is not None:
                 needed = sequence.observations_to_decide(threshold)
                 band_reason = (
@@ -171,8 +172,7 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
                     f"still at ±{100 * threshold:g} %)")
                 band = wider
         if (sequence.decision(threshold, band) != "undecided" or clock() - started >= max_time
-                or sequence.no_verdict_reachable(band)
-                or sequence.out_of_reach(max(widest, band), give_up_beyond, threshold)):
+                or sequence.no_verdict_reachable(band) or gave_up):
             break
     assert sequence is not None  # max_blocks >= 1: at least one block ran
     ratio, low, high = sequence.interval()
@@ -192,8 +192,7 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
             f"±{100 * step:.1f} % of the time, as wide as the band (±{100 * band:g} %), so "
             f"same cannot be reached, and the interval without it already lies inside the band, "
             f"so neither can slower or faster; measure more work per call or widen threshold")
-    elif comparison.verdict == "inconclusive" and sequence.out_of_reach(
-            max(widest, band), give_up_beyond, threshold):
+    elif comparison.verdict == "inconclusive" and gave_up:
         comparison.notes.append(
             f"stopped after {comparison.blocks} blocks: they spread so widely that even a ratio "
             f"of exactly 1 would need more than {give_up_beyond} blocks to settle within "

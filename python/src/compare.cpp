@@ -144,6 +144,18 @@ void bind_sequential_ratio(py::module_& m) {
            "`widest` that the spread could settle within a third of the blocks left before "
            "`limit`, else `widest` where it could by `limit`; None when none is (or `band` is "
            "in reach).");
+  m.def(
+      "look_at_spread",
+      [](const detail::sequential_ratio& s, double threshold, double same_band,
+         std::size_t widen_within, double widest_band, std::size_t give_up_beyond) {
+        const auto look = detail::look_at_spread(s, threshold, same_band, widen_within, widest_band,
+                                                 give_up_beyond);
+        return std::pair{look.give_up, look.same_band};
+      },
+      py::arg("sequence"), py::arg("threshold"), py::arg("same_band"), py::arg("widen_within"),
+      py::arg("widest_band"), py::arg("give_up_beyond"),
+      "The spread floor's look at an undecided sequence (docs/ab.md): (give_up, same_band), "
+      "same_band the wider band for `same` to go on at, or None.");
   m.attr("give_up_margin") = detail::give_up_margin;
   m.attr("widest_band_factor") = detail::widest_band_factor;
   m.def(

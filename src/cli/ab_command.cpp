@@ -462,8 +462,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     if (o.comparison) {
       c.states.push_back(*o.comparison);
       inconclusive += o.comparison->outcome == verdict::inconclusive ? 1 : 0;
-      if (o.band && o.comparison->outcome != verdict::inconclusive) {
-        widened.push_back(fmt::format("{} (±{:g} %)", o.state.name, 100 * *o.band));
+      if (o.comparison->band > options.threshold &&
+          o.comparison->outcome != verdict::inconclusive) {
+        widened.push_back(fmt::format("{} (±{:g} %)", o.state.name, 100 * o.comparison->band));
       }
     } else {
       c.not_compared.push_back(fmt::format("{}: {}", o.state.name, o.failure));

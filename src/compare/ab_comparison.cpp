@@ -170,17 +170,12 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
       reading.observations_needed = std::max(*needed, options.min_observations);
     }
     reading.no_verdict_reachable = enough && time.no_verdict_reachable(same_band);
-    // Given up only where not even the widest band could settle `same` within twice the
-    // observations allowed, and no change beyond the threshold could show.
-    const double widest = std::max(options.widest_band, same_band);
-    reading.out_of_reach = enough && options.give_up_beyond > 0 &&
-                           time.out_of_reach(widest, options.give_up_beyond, options.threshold);
-    // Widened already where `same` is out of reach within the observations allowed, where
-    // giving up waits for twice them: a wider band loses precision, not a verdict.
-    if (enough && options.widest_band > same_band && options.widen_within > 0 &&
-        time.out_of_reach(same_band, options.widen_within, options.threshold)) {
-      reading.reachable_band = time.reachable_band(same_band, options.widen_within,
-                                                   options.widest_band, options.threshold / 2);
+    if (enough) {
+      const spread_floor_look look =
+          look_at_spread(time, options.threshold, same_band, options.widen_within,
+                         options.widest_band, options.give_up_beyond);
+      reading.out_of_reach = look.give_up;
+      reading.reachable_band = look.same_band;
     }
   }
   if (clocked && blocks > 0) {

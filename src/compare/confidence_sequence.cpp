@@ -241,4 +241,21 @@ std::optional<double> sequential_ratio::reachable_band(double band, std::size_t 
   return std::nullopt;
 }
 
+spread_floor_look look_at_spread(const sequential_ratio& s, double threshold, double same_band,
+                                 std::size_t widen_within, double widest_band,
+                                 std::size_t give_up_beyond) {
+  spread_floor_look look;
+  // Given up only where not even the widest band could settle `same` within twice the
+  // observations allowed, and no change beyond the threshold could show.
+  look.give_up = give_up_beyond > 0 &&
+                 s.out_of_reach(std::max(widest_band, same_band), give_up_beyond, threshold);
+  // Widened already where `same` is out of reach within the observations allowed, where giving
+  // up waits for twice them: a wider band loses precision, not a verdict.
+  if (widest_band > same_band && widen_within > 0 &&
+      s.out_of_reach(same_band, widen_within, threshold)) {
+    look.same_band = s.reachable_band(same_band, widen_within, widest_band, threshold / 2);
+  }
+  return look;
+}
+
 } // namespace kerntime::detail

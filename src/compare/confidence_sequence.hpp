@@ -159,4 +159,18 @@ private:
   double sum_squared_deviations_ = 0; // Welford's running sum, stable for tiny spreads
 };
 
+// What the spread floor (docs/ab.md) makes of a look at a state still undecided, whose `same` is
+// judged at `same_band` (the threshold, or a band it was widened to). `give_up`: not even
+// `widest_band` could settle `same` within `give_up_beyond` observations, nor a change beyond
+// the threshold show (0: never). `same_band`: set where `same` is out of reach within
+// `widen_within` observations, the band to go on at (reachable_band in half steps of the
+// threshold up to `widest_band`; never where `widest_band` is no wider than `same_band`).
+struct spread_floor_look {
+  bool give_up = false;
+  std::optional<double> same_band;
+};
+[[nodiscard]] spread_floor_look look_at_spread(const sequential_ratio& s, double threshold,
+                                               double same_band, std::size_t widen_within,
+                                               double widest_band, std::size_t give_up_beyond);
+
 } // namespace kerntime::detail

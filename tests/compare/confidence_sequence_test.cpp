@@ -577,16 +577,16 @@ floor_outcome run_with_floor(normal_draws& z, double mean, double sd, bool floor
         d != ab_decision::undecided) {
       return {d, same_band};
     }
-    if (floor && s.out_of_reach(same_band, rounds, default_band)) {
-      if (const auto wider = s.reachable_band(same_band, rounds, widest, default_band / 2)) {
-        same_band = *wider;
-        if (const ab_decision d = decide(s.interval(), default_band, same_band);
-            d != ab_decision::undecided) {
-          return {d, same_band};
-        }
+    const spread_floor_look look =
+        look_at_spread(s, default_band, same_band, rounds, floor ? widest : 0, 2 * rounds);
+    if (look.same_band) {
+      same_band = *look.same_band;
+      if (const ab_decision d = decide(s.interval(), default_band, same_band);
+          d != ab_decision::undecided) {
+        return {d, same_band};
       }
     }
-    if (s.out_of_reach(floor ? widest : default_band, 2 * rounds, default_band)) {
+    if (look.give_up) {
       return {ab_decision::inconclusive, same_band};
     }
   }
