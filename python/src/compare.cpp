@@ -124,26 +124,16 @@ void bind_sequential_ratio(py::module_& m) {
            py::arg("band") = detail::default_band,
            "True when more blocks can bring no verdict: the timer's step alone is as wide as the "
            "band, and the interval without it already lies inside the band.")
-      .def(
-          "out_of_reach",
-          [](const detail::sequential_ratio& s, double band, std::size_t limit,
-             std::optional<double> change_band) {
-            return s.out_of_reach(band, limit, change_band.value_or(band));
-          },
-          py::arg("band"), py::arg("limit"), py::arg("change_band") = py::none(),
-          "True when, at the spread the blocks show, no verdict can come by `limit` blocks even "
-          "at the most favourable ratio (from the 10th block on): same against `band`, a change "
-          "against `change_band` (default: `band`).")
+      .def("out_of_reach",
+           py::overload_cast<double, std::size_t>(&detail::sequential_ratio::out_of_reach,
+                                                  py::const_),
+           py::arg("band"), py::arg("limit"),
+           "True when, at the spread the blocks show, no verdict can come by `limit` blocks even "
+           "at the most favourable ratio (from the 10th block on).")
       .def("observations_to_decide", &detail::sequential_ratio::observations_to_decide,
            py::arg("band"), py::arg("limit") = 100'000,
            "How many blocks in all would decide against the band if the mean and the spread "
-           "stayed as they are; None when none up to `limit` would.")
-      .def("reachable_band", &detail::sequential_ratio::reachable_band, py::arg("band"),
-           py::arg("limit"), py::arg("widest"), py::arg("step"),
-           "Where `band` is out of reach, the narrowest band in whole steps above it up to "
-           "`widest` that the spread could settle within a third of the blocks left before "
-           "`limit`, else `widest` where it could by `limit`; None when none is (or `band` is "
-           "in reach).");
+           "stayed as they are; None when none up to `limit` would.");
   m.def(
       "look_at_spread",
       [](const detail::sequential_ratio& s, double threshold, double same_band,
