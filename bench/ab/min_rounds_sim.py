@@ -8,7 +8,10 @@ looked at after every round from --min-rounds on, as `kerntime ab` does, up to 5
 Each round's observation (the mean log-ratio of one process pair) is drawn with no true change,
 with a spread like the process-bound states' on the H100s (a round SD of 2-4 %, docs/ab.md), from
 three shapes: normal; Student t with 3 degrees of freedom (heavy tails); and a mixture where one
-process pair in five carries an offset three times as wide. It prints, per shape, SD and minimum,
+process pair in five carries an offset three times as wide. A fourth, `two_modes`, is the 1 µs
+spin on the H200 (2026-12-06): each worker process independently reads 6.25 % high (three timer
+steps, 1632 against 1536 ns) with a chance of 16 %, else not, plus 0.2 % of normal noise per
+round; it has no SD to choose. It prints, per shape, SD and minimum,
 the share of false slower/faster decisions and the counts of same and inconclusive.
 """
 
@@ -19,7 +22,17 @@ import random
 from kerntime import _kerntime
 
 
+# The 1 µs spin on the H200: 87 of 532 worker processes read 1632 ns, the rest 1536 ns; a
+# process's mode did not depend on the one before it on the same side (16 % after a high one).
+HIGH_MODE_CHANCE = 0.16
+HIGH_MODE_OFFSET = math.log(1632 / 1536)
+
+
 def draw(rng, shape, sd):
+    if shape == "two_modes":
+        a_high = rng.random() < HIGH_MODE_CHANCE
+        b_high = rng.random() < HIGH_MODE_CHANCE
+        return HIGH_MODE_OFFSET * (b_high - a_high) + rng.gauss(0, 0.002)
     if shape == "normal":
         return rng.gauss(0, sd)
     if shape == "t3":
@@ -52,13 +65,14 @@ def main():
     rng = random.Random(args.seed)
     print("| shape | round SD | --min-rounds | false slower/faster | same | inconclusive |")
     print("|---|---:|---:|---:|---:|---:|")
-    for shape in ("normal", "t3", "mixture"):
-        for sd in (0.04, 0.02):
-            for min_rounds in (4, 6, 8):
+    for shape in ("normal", "t3", "mixture", "two_modes"):
+        for sd in (0.04, 0.02) if shape != "two_modes" else (None,):
+            for min_rounds in (4, 5, 6, 8):
                 c = simulate(rng, shape, sd, min_rounds, args.runs)
                 false = c["slower"] + c["faster"]
                 share = 100 * false / args.runs
-                print(f"| {shape} | {sd:.0%} | {min_rounds} | {false} ({share:.2f} %) "
+                shown = "-" if sd is None else f"{sd:.0%}"
+                print(f"| {shape} | {shown} | {min_rounds} | {false} ({share:.2f} %) "
                       f"| {c['same']} | {c['inconclusive']} |", flush=True)
 
 

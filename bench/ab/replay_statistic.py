@@ -3,7 +3,7 @@
 preparation, to see what another statistic would have decided on the same preparations:
 
     PYTHONPATH=build/python python3 bench/ab/replay_statistic.py aa_preparations.json \
-        [--band 0.01] [--alpha 0.05] [--min-rounds 4]
+        [--band 0.01] [--alpha 0.05] [--min-rounds 6]
 
 The input is bench/ab/preparation_stats.py's (ab_cli_check.sh writes it as aa_preparations.json).
 Each round is one A B B A block from a fresh process pair (the defaults of `kerntime ab`), so the
@@ -82,7 +82,7 @@ def main():
     parser.add_argument("preparations")
     parser.add_argument("--band", type=float, default=0.01)
     parser.add_argument("--alpha", type=float, default=0.05)
-    parser.add_argument("--min-rounds", type=int, default=4)
+    parser.add_argument("--min-rounds", type=int, default=6)  # kerntime ab's default
     args = parser.parse_args()
     states = json.load(open(args.preparations))
     print(f"{len(states)} state decisions, band ±{100 * args.band:g} %\n")

@@ -3,10 +3,11 @@
 kerntime's own sequence (`_kerntime.SequentialRatio`), against the run without it (the early stop
 alone) and the run to the limit:
 
-    PYTHONPATH=build/python python3 bench/ab/spread_floor_sim.py [--runs 2000] [--seed 11]
+    PYTHONPATH=build/python python3 bench/ab/spread_floor_sim.py [--runs 2000] [--seed 11] \
+        [--min-rounds 6]
 
 Each state is an A/A run of normal process-pair observations (no true change) of the given SD,
-looked at after every round from the 4th up to 50 (the defaults: --min-rounds 4, --max-pairs
+looked at after every round from the 6th up to 50 (the defaults: --min-rounds 6, --max-pairs
 100) at the ±1 % band. With the floor, from the 10th round a state whose spread puts ±1 % out of
 reach within the 50 rounds goes on at the narrowest band in half steps up to ±5 % that the spread
 could settle within a third of the rounds left (sequential_ratio::reachable_band), and one that
@@ -28,13 +29,13 @@ from kerntime import _kerntime
 ROUNDS, BAND, WIDEST, ALPHA = 50, 0.01, 0.05, 0.05
 
 
-def run(rng, sd, floor, mean=0.0):
+def run(rng, sd, floor, mean=0.0, min_rounds=6):
     """One state: (verdict, the band `same` was judged at)."""
     sequence = _kerntime.SequentialRatio(ALPHA, 0.0)
     band = BAND
     for k in range(1, ROUNDS + 1):
         sequence.add_block(mean + rng.gauss(0, sd))
-        if k < 4:
+        if k < min_rounds:
             continue
         decision = sequence.decision(BAND, band)
         if decision != "undecided":
@@ -56,6 +57,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--min-rounds", type=int, default=6)  # kerntime ab's default
     args = parser.parse_args()
     print("| round SD | rule | same ±1 % | same wider (median band) | inconclusive | false |")
     print("|---:|---|---:|---:|---:|---:|")
@@ -65,7 +67,7 @@ def main():
             counts = {"same": 0, "wider": 0, "inconclusive": 0, "false": 0}
             bands = []
             for _ in range(args.runs):
-                verdict, band = run(rng, sd, floor)
+                verdict, band = run(rng, sd, floor, min_rounds=args.min_rounds)
                 if verdict == "same" and band == BAND:
                     counts["same"] += 1
                 elif verdict == "same":
@@ -86,7 +88,8 @@ def main():
     for change, sd in ((0.02, 0.02), (0.03, 0.03), (0.02, 0.03), (0.05, 0.04)):
         for floor in (False, True):
             rng = random.Random(args.seed)
-            verdicts = [run(rng, sd, floor, math.log1p(change)) for _ in range(args.runs)]
+            verdicts = [run(rng, sd, floor, math.log1p(change), args.min_rounds)
+                        for _ in range(args.runs)]
             slower = sum(v == "slower" for v, _ in verdicts)
             same = sum(v == "same" for v, _ in verdicts)
             inconclusive = sum(v == "inconclusive" for v, _ in verdicts)

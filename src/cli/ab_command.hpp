@@ -14,6 +14,7 @@
 #include "cli/comparison_outputs.hpp"
 #include "cli/protocol_flags.hpp"
 #include "cli/worker_flags.hpp"
+#include "supervise/ab_run.hpp"
 
 namespace kerntime::detail {
 
@@ -31,7 +32,7 @@ struct ab_flags {
   double alpha = 0.05;
   long long max_pairs = 100;
   long long pairs_per_round = 2;
-  long long min_rounds = 4;
+  long long min_rounds = static_cast<long long>(default_min_rounds);
   bool keep_workers = false;
   bool run_to_limits = false; // every undecided state to --max-pairs or --max-time
   std::string vary_placement = "on";

@@ -23,6 +23,13 @@
 
 namespace kerntime::detail {
 
+// No decision before this many rounds (process pairs) of a state. The sequence is valid from 3,
+// but a few process pairs can agree by chance where their offsets come in a few discrete modes:
+// on the H200 a 1 µs spin's worker process read three timer steps (6 %) high one time in six,
+// and an A/A run read A's first four all high and B's all low, so decided `faster` at round 4.
+// From 6 on, such a run takes six agreeing pairs (docs/ab.md, "The minimum of rounds").
+inline constexpr std::size_t default_min_rounds = 6;
+
 // A state both programs have, with its plan index in each.
 struct ab_state {
   std::string name;
@@ -45,9 +52,8 @@ struct ab_run_settings {
   // Per state, the pairs of trials (two per block of A B B A) each round's process pair runs.
   // One block per round gives the most observations per trial (docs/ab.md, simulated).
   std::size_t pairs_per_round = 2;
-  // Per state: no decision before this many rounds' observations. The sequence is valid from 3;
-  // one more guards against a heavy-tailed first few (docs/ab.md).
-  std::size_t min_rounds = 4;
+  // Per state: no decision before this many rounds' observations (default_min_rounds).
+  std::size_t min_rounds = default_min_rounds;
   // The same process pair for every round: then every block is an observation, which the
   // process pair's offset makes too confident (docs/ab.md); for seeing that offset, not deciding.
   bool keep_workers = false;

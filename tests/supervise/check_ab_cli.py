@@ -46,10 +46,10 @@ class ab_command(unittest.TestCase):
         self.assertEqual([s["state_name"] for s in c["states"]], ["ok/n=1", "ok/n=2"])
         self.assertEqual({s["verdict"] for s in c["states"]}, {"same"})
         self.assertIn("2 states compared", done.stderr)
-        # No decision before 4 rounds; every round is a fresh process pair running one block of
-        # each undecided state, so both states decide in the fourth round's pair.
-        self.assertIn("8 worker processes", done.stderr)
-        self.assertEqual({s["base_units"] for s in c["states"]}, {4})
+        # No decision before 6 rounds (--min-rounds); every round is a fresh process pair running
+        # one block of each undecided state, so both states decide in the sixth round's pair.
+        self.assertIn("12 worker processes", done.stderr)
+        self.assertEqual({s["base_units"] for s in c["states"]}, {6})
         self.assertEqual({s["unit"] for s in c["states"]}, {"process pairs"})
         self.assertIn("settled", done.stderr)
         kept = self.ab(a, a, "--keep-workers", "--json", str(out), "-q")
