@@ -192,6 +192,7 @@ if wanted bench; then
     --gtest_filter='*trials_repeats_warmup_and_input_sets*' 2>&1
 } >>"$bench_log"
 calls_line=$(grep -m1 '^calls to the work' "$bench_log")
+# shellcheck disable=SC2001 # four capture groups: sed, not ${var//}
 [[ -n "$calls_line" ]] && echo "RESULT protocol_calls $(sed 's/^calls to the work: \([0-9]*\) = warmup \([0-9]*\) + measured \([0-9]*\) + \([0-9]*\) discarded/calls=\1 warmup=\2 measured=\3 discarded=\4/' <<<"$calls_line")" | tee -a "$results"
 fi
 
@@ -255,7 +256,10 @@ fi
 
 if wanted ncu; then
 step "Nsight Compute"
-ncu_bin=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+ncu_bin=$(command -v ncu)
+for candidate in /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu; do
+  [[ -z "$ncu_bin" && -x "$candidate" ]] && ncu_bin=$candidate
+done
 if [[ -z "$ncu_bin" ]]; then
   echo "RESULT gemm_vs_ncu error=ncu_not_found" | tee -a "$results"
 else

@@ -11,6 +11,7 @@
 # AA_FLAGS: more flags for the A/A runs (words), e.g. the next experiment docs/ab.md names for the
 # process-bound states: AA_FLAGS="--input-sets 24 --filter 'elements=65536$|tiny_kernel'".
 # Logs and JSON under $OUT; a short table last. It changes no setting of the card.
+# shellcheck source=bench/ab/setup.sh # sets build, kerntime and OUT
 source "$(dirname "$0")/setup.sh"
 spin="$build/bench/bench_ab_spin"
 started=$(date +%s)
@@ -24,6 +25,7 @@ raw=$(mktemp -d)
 for i in $(seq 1 "${AA_RUNS:-5}"); do
   echo "== A/A $i ($(($(date +%s) - started)) s)"
   # AA_FLAGS is shell words, its quotes kept (a --filter pattern)
+  aa_flags=()
   eval "aa_flags=(${AA_FLAGS:-})"
   timeout --foreground "${AA_RUN_TIMEOUT:-150}" "$kerntime" ab "$kerntime" "$kerntime" --max-time 20 \
     "${aa_flags[@]}" --state-timeout 60 --json "$OUT/aa_$i.json" --results-a "$raw/aa_${i}_a.json" \

@@ -6,6 +6,7 @@
 # of --pairs-per-round 10) or one for the whole run (--keep-workers). For each it prints the spread of one side's preparations, of the blocks'
 # log-ratios, and of the process pairs' mean log-ratios against what the blocks' spread predicts
 # for them (a ratio above 1: process pairs carry an offset of their own). It changes no setting.
+# shellcheck source=bench/ab/setup.sh # sets build, kerntime and OUT
 source "$(dirname "$0")/setup.sh"
 states='^(copy/bytes=1048576/l2=cold|reduce_sum/T=float/elements=65536|tiny_kernel/kernels=16|spin/duration_us=10|gemm_bf16/size=1024)$'
 for setup in "on 10" "on 0" "off 10" "off 0"; do

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034 # sourced: build, kerntime and OUT are for the caller
 # Sourced by the kerntime ab benchmarks: the build folder (their first argument, default build)
 # as $build, the kerntime program in it as $kerntime, and $OUT (default ./out) made and absolute.
 set -u -o pipefail

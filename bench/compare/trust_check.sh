@@ -17,6 +17,7 @@ timeout 60 "$k" run -q --filter '^spin/duration_us=1$' --stop-at-ci 0.5 --json "
 timeout 60 "$k" run -q --filter '^(spin/duration_us=1|copy/bytes=1048576/l2=cold)$' --backend events \
   --json "$OUT/events.json" 2>"$OUT/events.err"
 for pair in "1 2" "1 3" "2 3"; do
+  # shellcheck disable=SC2086 # split on purpose: two run numbers
   set -- $pair
   timeout 60 "$k" compare "$OUT/suite$1.json" "$OUT/suite$2.json" --json "$OUT/compare$1$2.json" \
     >"$OUT/compare$1$2.md" 2>"$OUT/compare$1$2.err"

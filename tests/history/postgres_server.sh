@@ -31,7 +31,8 @@ give_up() {
   echo "kerntime: no PostgreSQL server for the tests: $1" >&2
   exit 0 # the tests skip, saying why
 }
-initdb=$(ls /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -n 1)
+initdb=$(printf '%s\n' /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)
+[[ -x "$initdb" ]] || initdb="" # the glob matched nothing
 [[ -z $initdb ]] && initdb=$(command -v initdb)
 [[ -z $initdb ]] && give_up "initdb was not found (install Debian's postgresql package)"
 bin=$(dirname "$initdb")
