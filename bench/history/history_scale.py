@@ -103,9 +103,9 @@ def main():
     if baseline.returncode != 0:
         raise SystemExit(f"history baseline: {baseline.stderr}")
     size = f"{os.path.getsize(store) / 1e6:.0f} MB" if not args.store else "(server)"
-    print(f"| states | runs | store | `history add` (one run: first, last) | `history show` "
-          f"(one state) | `history changes` (every state) | `history baseline --last 5` "
-          f"| changes found |")
+    print("| states | runs | store | `history add` (one run: first, last) | `history show` "
+          "(one state) | `history changes` (every state) | `history baseline --last 5` "
+          "| changes found |")
     print("|---:|---:|---:|---|---|---|---|---|")
     print(f"| {args.states} | {args.runs} | {size} | {add_seconds[0]:.2f} s, "
           f"{add_seconds[-1]:.2f} s | {show_seconds:.2f} s | {changes_seconds:.2f} s (exit "

@@ -27,7 +27,6 @@ def expect(condition, message):
 
 
 def run(name, *args, timeout=240):
-    out = folder / f"{name}.json"
     start = time.monotonic()
     done = subprocess.run([kerntime, *args], capture_output=True, text=True, timeout=timeout)
     seconds = time.monotonic() - start

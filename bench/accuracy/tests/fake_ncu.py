@@ -4,7 +4,6 @@ the CSV Nsight Compute would (set-up kernels, the warm-up call, kerntime's block
 20 calls), with made-up durations; anything else (the PyTorch script) it runs unprofiled."""
 
 import os
-import re
 import subprocess
 import sys
 
