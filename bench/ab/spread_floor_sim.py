@@ -26,10 +26,11 @@ import statistics
 
 from kerntime import _kerntime
 
-ROUNDS, BAND, WIDEST, ALPHA = 50, 0.01, 0.05, 0.05
+ROUNDS, BAND, ALPHA = 50, 0.01, 0.05
+WIDEST = _kerntime.widest_band_factor * BAND
 
 
-def run(rng, sd, floor, mean=0.0, min_rounds=6):
+def run(rng, sd, floor, mean, min_rounds):
     """One state: (verdict, the band `same` was judged at)."""
     sequence = _kerntime.SequentialRatio(ALPHA, 0.0)
     band = BAND
@@ -67,7 +68,7 @@ def main():
             counts = {"same": 0, "wider": 0, "inconclusive": 0, "false": 0}
             bands = []
             for _ in range(args.runs):
-                verdict, band = run(rng, sd, floor, min_rounds=args.min_rounds)
+                verdict, band = run(rng, sd, floor, 0.0, args.min_rounds)
                 if verdict == "same" and band == BAND:
                     counts["same"] += 1
                 elif verdict == "same":

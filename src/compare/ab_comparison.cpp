@@ -90,6 +90,11 @@ timer_floor floor_of(std::span<const measurement_result* const> preparations,
               spread && fewest > 1 ? fraction / std::sqrt(static_cast<double>(fewest)) : fraction};
 }
 
+// The band `same` is judged at: the threshold, or the wider band of the spread floor.
+double same_band_of(const ab_options& options) {
+  return std::max(options.threshold, options.same_band);
+}
+
 } // namespace
 
 double preparation_time_ns(const measurement_result& r) {
@@ -162,7 +167,7 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
   const sequential_ratio time = sequence_of(time_blocks);
   reading.time = time.interval();
   const bool enough = reading.time.blocks >= options.min_observations;
-  const double same_band = std::max(options.threshold, options.same_band);
+  const double same_band = same_band_of(options);
   reading.decision =
       enough ? decide(reading.time, options.threshold, same_band) : ab_decision::undecided;
   if (reading.decision == ab_decision::undecided) {
@@ -212,7 +217,7 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
   s.ratio = observations > 0 ? reading.time.ratio : (s.base_ns > 0 ? s.new_ns / s.base_ns : 1);
   s.unit = by_pairs ? "process pairs" : "blocks";
   s.base_units = s.new_units = static_cast<int>(observations);
-  const double same_band = std::max(options.threshold, options.same_band);
+  const double same_band = same_band_of(options);
   s.band = same_band;
   s.band_reason = options.band_reason.empty() ? "threshold" : options.band_reason;
   s.timer_resolution_ns = std::max(a.timer_resolution_ns(), b.timer_resolution_ns());
