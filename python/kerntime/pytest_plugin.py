@@ -31,6 +31,10 @@ the verdict, ratio and interval become properties, a summary follows the session
 Under pytest-xdist (``-n N``) each worker measures on its own GPU and compares its own tests; the
 controller gathers every worker's results into the session's reports and the baseline summary
 (xdist_workers.py).
+
+``--kerntime-patch-do-bench`` (or ``KERNTIME_PATCH_DO_BENCH=1``) makes an existing benchmark
+suite's ``triton.testing.do_bench`` (TileLang's, FlashInfer's) calls measure with kerntime for
+the whole session (kerntime.testing.patch()).
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ _bench_key = pytest.StashKey["TestBench"]()  # a test's kerntime_bench, for its 
 _device_key = pytest.StashKey[Optional[int]]()  # a pytest-xdist worker's device, if it chose one
 _gathered_key = pytest.StashKey[xdist_workers.Gathered]()  # pytest-xdist's controller only
 _session_key = pytest.StashKey[session]()  # unless --kerntime-no-session
+_patched_key = pytest.StashKey[bool]()  # --kerntime-patch-do-bench: kerntime.testing.patch() made
 # bench() options that the paired run's single trials leave out: kerntime.ab's own, the
 # stopping rule's time bound and the counter pass.
 _NOT_PER_TRIAL = AB_OWN_OPTIONS + ("max_time", "counters", "metrics")
@@ -99,6 +104,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="finalize CUPTI after each measurement instead of keeping it initialised "
                          "for the whole test session (kerntime.session; each measurement after the "
                          "first then costs 8-12 ms more)")
+    group.addoption("--kerntime-patch-do-bench", action="store_true",
+                    default=os.environ.get("KERNTIME_PATCH_DO_BENCH", "") not in ("", "0"),
+                    help="measure triton.testing.do_bench, tilelang.profiler.do_bench and "
+                         "flashinfer.testing.bench_gpu_time with kerntime in the tests "
+                         "(kerntime.testing.patch(); also KERNTIME_PATCH_DO_BENCH=1)")
 
 
 # tryfirst: a conftest that picks the worker's device itself runs after, and has the last word.
@@ -118,6 +128,10 @@ def pytest_configure(config: pytest.Config) -> None:
         Baseline(path, config.getoption("kerntime_threshold"), config.getoption("kerntime_alpha"),
                  config.getoption("kerntime_on_clock_mismatch"))
         if path else None)
+    if config.getoption("kerntime_patch_do_bench"):
+        from . import testing
+        testing.patch()
+        config.stash[_patched_key] = True
     # Last, once nothing here can refuse the session.
     if not config.getoption("kerntime_no_session"):
         # One scope for the test session: CUPTI stays initialised from measurement to
@@ -408,6 +422,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(_patched_key, False):
+        from . import testing
+        testing.unpatch()
     held = config.stash.get(_session_key, None)
     if held is not None:
         del config.stash[_session_key]
