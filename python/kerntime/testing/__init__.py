@@ -18,7 +18,7 @@ underneath (kerntime.bench(): CUPTI pure GPU time, cold L2 with the flush outsid
 window, no launch overhead); time budgets become iteration counts as kerntime.testing.budget
 says. What a number cannot carry comes as a ``TimingWarning`` (the timer fell back to CUDA
 events, trials were throttled), and ``last_result()`` returns the whole kerntime Result of the
-last call. docs/python.md, "Drop-in do_bench", has the argument-by-argument mapping.
+last call. docs/drop-in.md has the argument-by-argument mapping.
 """
 
 from .drop_in import TimingWarning, last_result
