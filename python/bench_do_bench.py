@@ -50,6 +50,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=10)
     parser.add_argument("--json", help="write every value and wall time to this file")
+    parser.add_argument("--results", action="store_true",
+                        help="also print one RESULT line per op (scripts/gpu_check.sh)")
     options = parser.parse_args()
     benches = {"triton": triton.testing.do_bench, "kerntime": kerntime.testing.do_bench}
     rows = {}
@@ -82,6 +84,15 @@ def main():
         ratio = statistics.median(row["wall_s"]["kerntime"]) / statistics.median(
             row["wall_s"]["triton"])
         print(f"| {name} | " + " | ".join(cells) + f" | 1/{1 / ratio:.1f} |")
+    if options.results:
+        for name, row in rows.items():
+            values, walls = row["values_ms"], row["wall_s"]
+            op = name.split()[0] + "_" + name.split()[-1].replace("^", "").replace("x", "x")
+            print(f"RESULT do_bench op={op} triton_ms={statistics.median(values['triton']):.5f} "
+                  f"kerntime_ms={statistics.median(values['kerntime']):.5f} "
+                  f"triton_spread_pct={100 * spread(values['triton'])[0]:.3f} "
+                  f"kerntime_spread_pct={100 * spread(values['kerntime'])[0]:.3f} "
+                  f"wall_ratio={statistics.median(walls['kerntime']) / statistics.median(walls['triton']):.4f}")
     print("\nfirst calls (s): " + "; ".join(
         f"{name}: do_bench {row['first_call_s']['triton']:.3f}, kerntime "
         f"{row['first_call_s']['kerntime']:.3f}" for name, row in rows.items()))

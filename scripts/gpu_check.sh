@@ -74,7 +74,7 @@ export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$root/.deps/lib:/us
 
 step() { echo "== $* ($(($(date +%s) - started)) s)"; }
 # GPU_CHECK_STEPS=tests,session,ab (comma-separated) runs only those parts: tests, bench,
-# session, queue, compare, trust, scale, ncu, python, ab. Unset: all of them.
+# session, queue, compare, trust, scale, ncu, pip, do_bench, python, ab. Unset: all of them.
 wanted() { [[ -z "${GPU_CHECK_STEPS:-}" || ",$GPU_CHECK_STEPS," == *",$1,"* ]]; }
 
 step "device"
@@ -319,6 +319,38 @@ except Exception as e:
     print("RESULT ncu_spin100 error=" + type(e).__name__)
 PY
 fi
+fi
+
+# `pip install .` as a PyTorch user runs it on this machine as it is: no .deps (the define
+# points KERNTIME_DEPS_INCLUDE nowhere), the build's dependencies from what is installed (offline:
+# --no-build-isolation). Its time and what it left out go to the results; the Python steps
+# below then test that install.
+if wanted pip; then
+  step "pip install ."
+  pip_started=$(date +%s)
+  (cd "$root" && within 400 python3 -m pip install --no-build-isolation --no-deps --no-cache-dir \
+    -C cmake.define.KERNTIME_DEPS_INCLUDE=/nonexistent -C build-dir=/tmp/kerntime-pip-build \
+    -v .) >"$OUT/pip_install.log" 2>&1
+  pip_status=$?
+  pip_seconds=$(($(date +%s) - pip_started))
+  grep -E '^-- kerntime:|Successfully installed|error:|Error' "$OUT/pip_install.log" | head -20
+  if ((pip_status == 0)); then
+    left_out=$(grep -c '^-- kerntime: .*not found' "$OUT/pip_install.log")
+    echo "RESULT pip_install seconds=$pip_seconds status=ok left_out=$left_out" >>"$results"
+  else
+    note_exit pip_install "$pip_status"
+  fi
+fi
+
+# kerntime.testing.do_bench beside triton.testing.do_bench on four ops (docs/python.md).
+if wanted do_bench && python3 -c "import kerntime.testing, triton" 2>/dev/null; then
+  step "do_bench side by side"
+  within 120 python3 "$root/python/bench_do_bench.py" --json "$OUT/do_bench.json" --results \
+    >"$OUT/do_bench.txt" 2>&1
+  note_exit do_bench $?
+  cat "$OUT/do_bench.txt"
+  grep '^RESULT' "$OUT/do_bench.txt" >>"$results"
+  cp "$OUT/do_bench.txt" "$final_out/do_bench.txt" 2>/dev/null
 fi
 
 # The Python module's tests (GPU ones included) when the module is installed here
@@ -648,6 +680,16 @@ def handle(line):
     elif bench == "queue_tiny_repeat2000":
         row("queue: 2,000 tiny kernels, wall / GPU", f"{f['ratio']} ({f['wall_s']} / {f['gpu_s']} s)",
             "<= 1.5", num("ratio") <= 1.5)
+    elif bench == "pip_install":
+        row("pip install . (no .deps): seconds, parts left out", f"{f['seconds']}, {f['left_out']}",
+            "ok", f["status"] == "ok")
+    elif bench == "do_bench":
+        row(f"do_bench {f['op']}: ms triton / kerntime", f"{f['triton_ms']} / {f['kerntime_ms']}")
+        row(f"do_bench {f['op']}: spread % triton / kerntime",
+            f"{f['triton_spread_pct']} / {f['kerntime_spread_pct']}", "kt <= tr",
+            num("kerntime_spread_pct") <= num("triton_spread_pct"))
+        row(f"do_bench {f['op']}: wall ratio kerntime/triton", f["wall_ratio"], "<= 0.125",
+            num("wall_ratio") <= 0.125)
     elif bench == "protocol_calls":
         row("protocol.calls (warmup+discard+measured)",
             f"{f['calls']}={f['warmup']}+{f['discarded']}+{f['measured']}")
