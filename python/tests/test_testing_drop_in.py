@@ -393,3 +393,12 @@ def test_python_m_kerntime_testing_names_a_missing_script(tmp_path):
     done = run_module(["no_such_script.py"], tmp_path, tmp_path)
     assert done.returncode == 2
     assert "no script at 'no_such_script.py'" in done.stderr
+
+
+@pytest.mark.skipif(_kerntime.cuda_device_count() > 0,
+                    reason="a CUDA device is present: test_gpu_testing_drop_in.py measures")
+@pytest.mark.parametrize("drop_in", [kt.do_bench, kt.do_bench_cudagraph, tilelang_drop_in.do_bench,
+                                     flashinfer_drop_in.bench_gpu_time])
+def test_without_a_gpu_each_drop_in_says_so(drop_in):
+    with pytest.raises(kerntime.DeviceUnavailable, match="no CUDA device found"):
+        drop_in(lambda: None)
