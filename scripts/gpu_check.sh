@@ -345,7 +345,7 @@ fi
 # kerntime.testing.do_bench beside triton.testing.do_bench on four ops (docs/python.md).
 if wanted do_bench && python3 -c "import kerntime.testing, triton" 2>/dev/null; then
   step "do_bench side by side"
-  within 120 python3 "$root/python/bench_do_bench.py" --json "$OUT/do_bench.json" --results \
+  within 120 python3 "$root/bench/drop_in/do_bench_side_by_side.py" --json "$OUT/do_bench.json" --results \
     >"$OUT/do_bench.txt" 2>&1
   note_exit do_bench $?
   cat "$OUT/do_bench.txt"

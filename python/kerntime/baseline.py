@@ -55,6 +55,8 @@ class Baseline:
                  on_clock_mismatch: str = "warn") -> None:
         if not hasattr(_kerntime, "compare_results"):
             raise pytest.UsageError(f"--kerntime-baseline: {_kerntime.compare_unavailable}")
+        if not hasattr(_kerntime, "read_result_set"):
+            raise pytest.UsageError(f"--kerntime-baseline: {_kerntime.results_unreadable}")
         try:
             alpha_value = float(alpha)
         except ValueError:

@@ -22,7 +22,8 @@ def load(path: Union[str, "os.PathLike[str]"]) -> Dict[str, Result]:
     are left out (``kerntime report FILE`` shows them with their reasons). Raises
     InvalidArgument naming the file and the problem when it is not a kerntime result set."""
     if not hasattr(_kerntime, "read_result_set"):
-        raise InvalidArgument(f"kerntime.load: {_kerntime.compare_unavailable}")
+        why = getattr(_kerntime, "results_unreadable", None) or _kerntime.compare_unavailable
+        raise InvalidArgument(f"kerntime.load: {why}")
     result_set = _kerntime.read_result_set(os.fspath(path))
     return {run.state_name: Result(run.result, flops=run.flops, bytes=run.bytes,
                                    precision=run.flops_precision)

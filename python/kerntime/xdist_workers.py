@@ -26,8 +26,9 @@ def reader_unavailable() -> str:
     if hasattr(_kerntime, "parse_result_set"):
         return ""
     return ("gathering the pytest-xdist workers' results reads their kerntime JSON back, and this "
-            "build of kerntime has no JSON reader (it comes with compare): "
-            + getattr(_kerntime, "compare_unavailable", "rebuild kerntime with compare"))
+            "build of kerntime has no JSON reader: "
+            + (getattr(_kerntime, "results_unreadable", None)
+               or getattr(_kerntime, "compare_unavailable", "rebuild kerntime with compare")))
 
 
 def worker_index(worker_id: str) -> int:

@@ -172,12 +172,14 @@ void bind_compare(py::module_& m) {
            py::arg("context"), py::arg("runs"))
       .def_readwrite("context", &result_set::context)
       .def_readwrite("runs", &result_set::runs);
+#ifdef KERNTIME_READS_RESULTS
   m.def(
       "read_result_set", [](const std::string& path) { return read_result_set(path); },
       py::arg("path"),
       "A kerntime JSON file read back (raises InvalidArgument naming the file and the problem).");
   m.def("parse_result_set", &parse_result_set, py::arg("json_text"), py::arg("source"),
         "kerntime JSON text read back; `source` names it in errors.");
+#endif
 
   py::class_<compare_options>(m, "CompareOptions")
       .def(py::init(&make_compare_options), py::arg("threshold") = "2%", py::arg("alpha") = 0.05,

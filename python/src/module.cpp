@@ -15,9 +15,13 @@ PYBIND11_MODULE(_kerntime, m) {
   kerntime::python::bind_compare(m);
 #else
   m.attr("compare_unavailable") =
-      "this build of kerntime has no compare: Boost's headers (Boost.Math, 1.71 or newer), "
-      "simdjson or zlib were not found when it was built; install them (apt install "
-      "libboost-dev libsimdjson-dev zlib1g-dev) and rebuild kerntime";
+      "this build of kerntime has no compare: Boost's headers (Boost.Math, 1.71 or newer) were "
+      "not found when it was built; install them (apt install libboost-dev) and rebuild kerntime";
+#endif
+#ifndef KERNTIME_READS_RESULTS
+  m.attr("results_unreadable") =
+      "this build of kerntime reads no result files: simdjson or zlib was not found when it was "
+      "built; install them (apt install libsimdjson-dev zlib1g-dev) and rebuild kerntime";
 #endif
   kerntime::python::bind_example_result(m);
   kerntime::python::bind_memset_probe(m);

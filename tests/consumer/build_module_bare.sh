@@ -53,7 +53,7 @@ assert not hasattr(_kerntime, "read_result_set")
 try:
     kerntime.load("results.json")
 except kerntime.InvalidArgument as e:
-    assert "libboost-dev libsimdjson-dev zlib1g-dev" in str(e), e
+    assert "reads no result files" in str(e) and "libsimdjson-dev zlib1g-dev" in str(e), e
 else:
     raise AssertionError("kerntime.load read a file without a reader")
 try:

@@ -7,7 +7,7 @@ calls ((max - min) / median and the coefficient of variation), and the wall time
 of the 10; the first call of each function, which sets up, is reported apart). Prints a markdown
 table; --json FILE writes every value and wall time. Needs a CUDA device, PyTorch and Triton.
 
-    python python/bench_do_bench.py [--calls 10] [--json FILE]
+    python3 bench/drop_in/do_bench_side_by_side.py [--calls 10] [--json FILE]
 """
 
 import argparse
