@@ -33,6 +33,7 @@ def test_scale(kerntime_bench, size):
 '''
 
 
+@pytest.mark.reads_results
 def test_the_gathered_report_holds_every_result_on_its_workers_device(pytester, monkeypatch):
     isolate(monkeypatch)
     pytester.makepyfile(test_on_workers=TEST_FILE)

@@ -240,6 +240,7 @@ def failure_of(path, test_name):
     raise AssertionError(f"no testcase {test_name}")
 
 
+@pytest.mark.reads_results
 def test_a_slower_result_gets_a_slower_verdict_and_passes_without_the_gate(session, pytester):
     outcome = session(1.05, "--kerntime-baseline=base.json", "--junitxml=junit.xml")
     outcome.assert_outcomes(passed=2)
@@ -262,6 +263,7 @@ def test_a_slower_result_gets_a_slower_verdict_and_passes_without_the_gate(sessi
     ])
 
 
+@pytest.mark.reads_results
 def test_the_html_report_shows_each_ratio_against_the_baseline(session, pytester):
     session(1.05, "--kerntime-baseline=base.json", "--kerntime-html=out/report.html")
     page = (pytester.path / "out" / "report.html").read_text(encoding="utf-8")
@@ -271,6 +273,7 @@ def test_the_html_report_shows_each_ratio_against_the_baseline(session, pytester
     assert "<script" not in page.lower()
 
 
+@pytest.mark.reads_results
 def test_the_gate_fails_a_slower_test_with_the_state_ratio_interval_and_band(session, pytester):
     outcome = session(1.05, "--kerntime-baseline=base.json", "--kerntime-fail-on-regression",
                       "--junitxml=junit.xml")
@@ -285,6 +288,7 @@ def test_the_gate_fails_a_slower_test_with_the_state_ratio_interval_and_band(ses
     outcome.stdout.fnmatch_lines(["FAILED test_benchmarks.py::test_kernel*"])
 
 
+@pytest.mark.reads_results
 def test_identical_results_are_the_same_and_pass_the_gate(session, pytester):
     outcome = session(1.0, "--kerntime-baseline=base.json", "--kerntime-fail-on-regression",
                       "--junitxml=junit.xml")
@@ -295,6 +299,7 @@ def test_identical_results_are_the_same_and_pass_the_gate(session, pytester):
     outcome.stdout.fnmatch_lines(["3 results compared with base.json: 0 slower, 0 faster, 3 same*"])
 
 
+@pytest.mark.reads_results
 def test_a_faster_result_passes_the_gate(session, pytester):
     outcome = session(0.9, "--kerntime-baseline=base.json", "--kerntime-fail-on-regression",
                       "--junitxml=junit.xml")
@@ -302,6 +307,7 @@ def test_a_faster_result_passes_the_gate(session, pytester):
     assert value(properties(pytester.path, "test_kernel"), "kerntime_verdict") == "faster"
 
 
+@pytest.mark.reads_results
 def test_a_wider_threshold_makes_the_change_same(session, pytester):
     outcome = session(1.05, "--kerntime-baseline=base.json", "--kerntime-fail-on-regression",
                       "--kerntime-threshold=10%", "--junitxml=junit.xml")
@@ -311,6 +317,7 @@ def test_a_wider_threshold_makes_the_change_same(session, pytester):
     assert float(value(props, "kerntime_band")) == pytest.approx(0.10)
 
 
+@pytest.mark.reads_results
 def test_states_on_one_side_only_are_listed(session, pytester):
     # test_other is in the baseline but not run; test_new runs but is not in the baseline.
     outcome = session(1.0, "--kerntime-baseline=base.json", "--kerntime-fail-on-regression",
@@ -340,6 +347,7 @@ def test_states_on_one_side_only_are_listed(session, pytester):
     (["--kerntime-baseline=base.json", "--kerntime-on-clock-mismatch=maybe"],
      "*--kerntime-on-clock-mismatch*invalid choice*maybe*"),
 ])
+@pytest.mark.reads_results
 def test_an_unusable_baseline_or_option_is_a_usage_error(session, pytester, options, problem):
     (pytester.path / "broken.json").write_text('{"json_schema_version": 1, "runs": [')
     outcome = session(1.0, *options)
@@ -362,6 +370,7 @@ def test_a_session_report_over_the_baseline_is_refused_before_any_test(session, 
     assert (pytester.path / "base.json").read_bytes() == before
 
 
+@pytest.mark.reads_results
 def test_a_baseline_in_another_folder_compares_the_same_names(session, pytester):
     # `--kerntime-baseline PATH` as two arguments: pytest's rootdir moves to the common folder of
     # every existing path on the command line, and names made from node ids moved with it.
@@ -376,6 +385,7 @@ def test_a_baseline_in_another_folder_compares_the_same_names(session, pytester)
     assert KERNEL_STATE in [run["state_name"] for run in again["runs"]]
 
 
+@pytest.mark.reads_results
 def test_a_baseline_with_older_longer_names_is_still_compared(session, pytester):
     base = pytester.path / "base.json"
     base.write_text(base.read_text().replace('"test_benchmarks.py::', '"work/ops/test_benchmarks.py::'))
@@ -385,6 +395,7 @@ def test_a_baseline_with_older_longer_names_is_still_compared(session, pytester)
     outcome.stdout.no_fnmatch_line("*in the baseline, not measured*")
 
 
+@pytest.mark.reads_results
 def test_a_baseline_that_matches_no_result_fails_the_session_with_names_of_both(session, pytester):
     base = pytester.path / "base.json"
     base.write_text(base.read_text().replace('test_benchmarks.py::test_', 'test_other_suite.py::op_'))
@@ -408,6 +419,7 @@ _kerntime.compare_unavailable = "this build of kerntime has no compare: (test)"
     outcome.stderr.fnmatch_lines(["*--kerntime-baseline: this build of kerntime has no compare*"])
 
 
+@pytest.mark.reads_results
 def test_failed_and_events_results_against_a_baseline(pytester, monkeypatch):
     # The first plugin test file: a failed bench has no verdict, and says why; a result timed
     # with CUDA events is compared without kernels, with a note; two trials per side leave
@@ -438,6 +450,7 @@ def test_the_clock_rule_reaches_the_comparison():
         _kerntime.CompareOptions(on_clock_mismatch="maybe")
 
 
+@pytest.mark.reads_results
 def test_a_session_with_the_fail_rule_compares_as_before(session, pytester):
     outcome = session(1.0, "--kerntime-baseline=base.json", "--kerntime-on-clock-mismatch=fail",
                       "--kerntime-fail-on-regression")

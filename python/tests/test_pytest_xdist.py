@@ -230,6 +230,7 @@ def test_the_summary_table_names_each_results_gpu(json_reader):
 # --- whole sessions with -n 2
 
 
+@pytest.mark.reads_results
 def test_the_reports_gather_every_workers_results_in_collection_order(session, pytester):
     single = session("--kerntime-json=single.json", "--kerntime-md=single.md")  # no -n
     single.assert_outcomes(passed=6, failed=1)
@@ -255,6 +256,7 @@ def test_the_reports_gather_every_workers_results_in_collection_order(session, p
         pytester.path / "single.md").read_text()
 
 
+@pytest.mark.reads_results
 def test_the_baseline_summary_is_the_single_process_one(pytester, monkeypatch):
     needs_xdist()
     isolate(monkeypatch)
@@ -284,6 +286,7 @@ def test_the_baseline_summary_is_the_single_process_one(pytester, monkeypatch):
     assert not any("in the baseline, not measured" in line for line in summary(gathered))
 
 
+@pytest.mark.reads_results
 def test_each_worker_chooses_its_device_and_the_controller_names_them(session, pytester):
     # A stand-in for PyTorch with three devices, installed before the plugin's configure.
     pytester.makeconftest('''
@@ -330,13 +333,13 @@ def test_without_the_json_reader_gathering_reports_is_a_usage_error(session, pyt
 from kerntime import _kerntime
 if hasattr(_kerntime, "parse_result_set"):
     del _kerntime.parse_result_set
-_kerntime.compare_unavailable = "this build of kerntime has no compare: (test)"
+_kerntime.results_unreadable = "this build of kerntime reads no result files: (test)"
 ''')
     outcome = session("-n", "2", "--kerntime-json=out.json")
     assert outcome.ret == pytest.ExitCode.USAGE_ERROR
     outcome.stderr.fnmatch_lines([
         "*kerntime under pytest-xdist: gathering the pytest-xdist workers' results reads their "
-        "kerntime JSON back*no JSON reader*this build of kerntime has no compare: (test)*"])
+        "kerntime JSON back*no JSON reader*this build of kerntime reads no result files: (test)*"])
     assert not (pytester.path / "out.json").exists()
     # Without a report to write there is nothing to gather: the session runs as before.
     session("-n", "2").assert_outcomes(passed=6, failed=1)

@@ -104,6 +104,7 @@ def test_a_gpu_outside_the_peak_table_has_no_speed_of_light():
     assert result.tflops == pytest.approx(1e10 / (LATENCY_NS * 1e-9) / 1e12)
 
 
+@pytest.mark.reads_results
 def test_the_session_report_carries_the_work_and_its_speed_of_light(engine):
     result = kerntime.bench(lambda: None, flops=1e10, bytes=1e7, dtype="bf16_tensor")
     recorded = [RecordedResult("test_gemm", "result", False, True, result)]
