@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The libraries' development packages are those of cmake/packages.cmake (the one list;
+# python/tests/test_build_packages.py checks that this one holds them all).
 packages=(cmake ninja-build g++ libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev
   libbenchmark-dev libboost-dev libre2-dev pybind11-dev python3-dev python3-pytest python3-jsonschema
   libxml2-utils python3-pytest-xdist

@@ -23,6 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from . import _kerntime
 from .bench_function import bench
 from .errors import InvalidArgument
+from .message_words import counted
 from .result import Result
 from .session import session
 
@@ -74,13 +75,13 @@ class ABComparison:
     def __repr__(self) -> str:
         return (f"<ABComparison B/A {self.ratio:.4f} [{self.ratio_low:.4f}, "
                 f"{self.ratio_high:.4f}] {self.verdict} (band ±{100 * self.band:g} %) after "
-                f"{self.blocks} blocks, {self.wall_seconds:.2f} s>")
+                f"{counted(self.blocks, 'block')}, {self.wall_seconds:.2f} s>")
 
     def __str__(self) -> str:
         lines = [f"B/A {self.ratio:.4f} ({100 * (self.ratio - 1):+.2f} %), "
                  f"{100 * (1 - self.alpha):g} % interval {self.ratio_low:.4f} … "
                  f"{self.ratio_high:.4f}: {self.verdict} (band ±{100 * self.band:g} %, "
-                 f"{self.blocks} blocks of A B B A, {self.wall_seconds:.2f} s)"]
+                 f"{counted(self.blocks, 'block')} of A B B A, {self.wall_seconds:.2f} s)"]
         if self.cycles_ratio is not None:
             lines.append(f"in cycles {self.cycles_ratio:.4f} [{self.cycles_low:.4f}, "
                          f"{self.cycles_high:.4f}]: {self.cycles_verdict}")
@@ -188,19 +189,19 @@ def run_ab(measure_a: Callable[[], Result], measure_b: Callable[[], Result], *,
         comparison.notes.append(band_reason)
     if comparison.verdict == "inconclusive" and sequence.no_verdict_reachable(band):
         comparison.notes.append(
-            f"stopped after {comparison.blocks} blocks: the timer's resolution alone is "
+            f"stopped after {counted(comparison.blocks, 'block')}: the timer's resolution alone is "
             f"±{100 * step:.1f} % of the time, as wide as the band (±{100 * band:g} %), so "
             f"same cannot be reached, and the interval without it already lies inside the band, "
             f"so neither can slower or faster; measure more work per call or widen threshold")
     elif comparison.verdict == "inconclusive" and gave_up:
         comparison.notes.append(
-            f"stopped after {comparison.blocks} blocks: they spread so widely that even a ratio "
-            f"of exactly 1 would need more than {give_up_beyond} blocks to settle within "
-            f"±{100 * max(widest, band):g} %, twice max_blocks; raise max_blocks or widen "
-            f"threshold")
+            f"stopped after {counted(comparison.blocks, 'block')}: they spread so widely that "
+            f"even a ratio of exactly 1 would need more than {give_up_beyond} blocks to settle "
+            f"within ±{100 * max(widest, band):g} %, twice max_blocks; raise max_blocks or "
+            f"widen threshold")
     elif comparison.verdict == "inconclusive":
         comparison.notes.append(
-            f"inconclusive after {comparison.blocks} blocks: the interval "
+            f"inconclusive after {counted(comparison.blocks, 'block')}: the interval "
             f"[{low:.4f}, {high:.4f}] still crosses the band's edge (±{100 * band:g} %); "
             f"raise max_blocks or max_time, or widen threshold")
     return comparison

@@ -18,6 +18,7 @@ import pytest
 
 from . import _kerntime, session_report
 from .errors import KerntimeError
+from .message_words import counted
 from .session_report import RecordedResult
 
 NOT_IN_BASELINE = "not in the baseline"
@@ -141,8 +142,9 @@ class Baseline:
         """The error when no result was found in the baseline, with a few names of each side."""
         ours = sorted({session_report.state_name(r) for r in session})
         theirs = sorted(self._runs)
-        return (f"kerntime: error: none of this session's {len(ours)} results is in the baseline "
-                f"{self.path} ({len(theirs)} states), so nothing was compared; this session: "
+        return (f"kerntime: error: none of this session's {counted(len(ours), 'result')} is in "
+                f"the baseline {self.path} ({counted(len(theirs), 'state')}), so nothing was "
+                f"compared; this session: "
                 f"{', '.join(ours[:3])}{', …' if len(ours) > 3 else ''}; the baseline: "
                 f"{', '.join(theirs[:3])}{', …' if len(theirs) > 3 else ''}. Write the baseline "
                 "with --kerntime-json from the same tests, run from the same folder")
@@ -205,7 +207,8 @@ class Baseline:
         verdict and those of the baseline this session never measured."""
         compared = [c for c in self.results if c.state is not None]
         counts = Counter(c.state.verdict for c in compared)
-        lines = [(f"{len(compared)} results compared with {self.path}: {counts['slower']} slower, "
+        lines = [(f"{counted(len(compared), 'result')} compared with {self.path}: "
+                  f"{counts['slower']} slower, "
                   f"{counts['faster']} faster, {counts['same']} same, "
                   f"{counts['inconclusive']} inconclusive (band ±"
                   f"{100 * self.options.threshold:.1f} % or the state's floor)", False)]

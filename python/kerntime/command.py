@@ -2,8 +2,8 @@
 wheel carries next to this module (kerntime/bin/kerntime; in a build folder, a link to the
 build's binary), with the same arguments, output and exit code.
 
-A wheel built where the command's headers (CLI11, Boost) were missing has no binary; the command
-then says so in one line and exits 2.
+A wheel built where the command's libraries (cmake/packages.cmake) were missing has no binary; the
+command then says so in one line, with the packages to install, and exits 2.
 """
 
 import os
@@ -11,12 +11,17 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
+from ._build_packages import COMMAND_PACKAGES, LIBRARY_PACKAGES
+
 NO_COMMAND_EXIT_CODE = 2
+# The packages of cmake/packages.cmake: the command's own, and every build's (present where the
+# module was built here, but named too, so the line is the whole install).
 NO_COMMAND_MESSAGE = (
-    "kerntime: this installation has no kerntime command (it was built without CLI11's, Boost's "
-    "or RE2's headers); install them (Debian/Ubuntu: apt-get install libcli11-dev libboost-dev "
-    "libre2-dev) and "
-    "reinstall kerntime (pip install --no-build-isolation --force-reinstall .)")
+    f"kerntime: this installation has no kerntime command (it was built without the headers of "
+    f"{', '.join(name for name, _ in COMMAND_PACKAGES[:-1])} or {COMMAND_PACKAGES[-1][0]}); "
+    f"install them (Debian/Ubuntu: apt-get install "
+    f"{' '.join(package for _, package in LIBRARY_PACKAGES + COMMAND_PACKAGES)}) and reinstall "
+    f"kerntime (pip install --no-build-isolation --force-reinstall .)")
 
 
 def command_path() -> Path:

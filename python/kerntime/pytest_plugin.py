@@ -28,6 +28,12 @@ are compared with the baseline's as soon as the test has run (kerntime compare, 
 the verdict, ratio and interval become properties, a summary follows the session, and
 ``--kerntime-fail-on-regression`` fails a test that got slower.
 
+Where no GPU can be used (no NVIDIA driver, no device), ``kerntime_bench(fn, ...)`` skips its test
+with the reason (kerntime.DeviceUnavailable's message) and the session ends with one line
+counting those skips; ``--kerntime-require-gpu`` (or ``kerntime_require_gpu = true`` in the ini
+file), for a CI whose runners all have a GPU, fails them instead. ``kerntime_bench.record()``
+needs no GPU and is never skipped.
+
 Under pytest-xdist (``-n N``) each worker measures on its own GPU and compares its own tests; the
 controller gathers every worker's results into the session's reports and the baseline summary
 (xdist_workers.py).
@@ -41,7 +47,7 @@ from __future__ import annotations
 
 import os
 import pathlib
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, NoReturn, Optional, Tuple
 
 import pytest
 
@@ -51,6 +57,7 @@ from .baseline import Baseline
 from .bench_function import bench
 from . import errors
 from .errors import KerntimeError
+from .message_words import counted
 from .result import Result
 from .session import session
 from .session_report import RecordedResult
@@ -62,6 +69,8 @@ _device_key = pytest.StashKey[Optional[int]]()  # a pytest-xdist worker's device
 _gathered_key = pytest.StashKey[xdist_workers.Gathered]()  # pytest-xdist's controller only
 _session_key = pytest.StashKey[session]()  # unless --kerntime-no-session
 _patched_key = pytest.StashKey[bool]()  # --kerntime-patch-do-bench: kerntime.testing.patch() made
+# The JUnit property, and the mark on a skipped test's report, of a benchmark skipped without a GPU.
+NO_GPU_PROPERTY = "kerntime_skipped_no_gpu"
 # bench() options that the paired run's single trials leave out: kerntime.ab's own, the
 # stopping rule's time bound and the counter pass.
 _NOT_PER_TRIAL = AB_OWN_OPTIONS + ("max_time", "counters", "metrics")
@@ -109,6 +118,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="measure triton.testing.do_bench, tilelang.profiler.do_bench and "
                          "flashinfer.testing.bench_gpu_time with kerntime in the tests "
                          "(kerntime.testing.patch(); also KERNTIME_PATCH_DO_BENCH=1)")
+    group.addoption("--kerntime-require-gpu", action="store_true", default=False,
+                    help="fail a kerntime_bench test where no GPU can be used, instead of "
+                         "skipping it with the reason (for a CI whose runners all have a GPU; "
+                         "also the ini option kerntime_require_gpu)")
+    parser.addini("kerntime_require_gpu", type="bool", default=False,
+                  help="kerntime: fail a kerntime_bench test where no GPU can be used, instead of "
+                       "skipping it (as --kerntime-require-gpu)")
 
 
 # tryfirst: a conftest that picks the worker's device itself runs after, and has the last word.
@@ -137,6 +153,11 @@ def pytest_configure(config: pytest.Config) -> None:
         # One scope for the test session: CUPTI stays initialised from measurement to
         # measurement and is finalized at the end (kerntime.session).
         config.stash[_session_key] = session().__enter__()
+
+
+def _require_gpu(config: pytest.Config) -> bool:
+    """--kerntime-require-gpu, or kerntime_require_gpu = true in the ini file."""
+    return bool(config.getoption("kerntime_require_gpu") or config.getini("kerntime_require_gpu"))
 
 
 def test_name(node: Any) -> str:
@@ -184,8 +205,9 @@ class TestBench:
 
     def __init__(self, test: str, record_property: Callable[[str, Any], None],
                  recorded: List[RecordedResult], top_kernels: int,
-                 counters: bool = False, paired: bool = True) -> None:
+                 counters: bool = False, paired: bool = True, require_gpu: bool = False) -> None:
         self._test = test
+        self._require_gpu = require_gpu  # no GPU: fail the test rather than skip it
         self._paired = paired  # baseline=True runs kerntime.ab against the main callable
         self._main_trial: Optional[Callable[[], Result]] = None
         self._counters = counters  # --kerntime-counters: bench(counters=True) unless told
@@ -201,6 +223,8 @@ class TestBench:
             kwargs.setdefault("counters", True)
         try:
             result = bench(fn, *args, **kwargs)
+        except errors.DeviceUnavailable as error:
+            self._without_gpu(error, baseline, name)
         except KerntimeError as error:
             # Recorded so the session report shows the failure, then raised unchanged.
             self._add(None, baseline, name, errors.error_kind(error), str(error))
@@ -216,6 +240,18 @@ class TestBench:
         elif baseline and self._paired and self._main_trial is not None:
             self._pair(recorded, measure_trial)
         return result
+
+    def _without_gpu(self, error: errors.DeviceUnavailable, baseline: bool,
+                     name: Optional[str]) -> NoReturn:
+        """No GPU can be used here: the test is skipped with the reason, or with
+        --kerntime-require-gpu fails with it (and the session report shows the failure)."""
+        if self._require_gpu:
+            self._add(None, baseline, name, errors.error_kind(error), str(error))
+            pytest.fail(f"kerntime: {error} (--kerntime-require-gpu: a benchmark test fails "
+                        f"where no GPU can be used)", pytrace=False)
+        # Marks the skip as kerntime's for the session's summary line (and the JUnit XML).
+        self._record_property(NO_GPU_PROPERTY, str(error))
+        pytest.skip(f"kerntime: {error}")
 
     def _pair(self, recorded: RecordedResult, baseline_trial: Callable[[], Result]) -> None:
         """The paired verdict of the main callable (B) against this baseline (A)."""
@@ -323,7 +359,8 @@ def kerntime_bench(request: pytest.FixtureRequest) -> Any:
                         request.config.stash[_recorded_key],
                         request.config.getoption("kerntime_top_kernels"),
                         request.config.getoption("kerntime_counters"),
-                        not request.config.getoption("kerntime_no_ab"))
+                        not request.config.getoption("kerntime_no_ab"),
+                        _require_gpu(request.config))
     request.node.stash[_bench_key] = bencher
     yield bencher
     bencher.finish()
@@ -332,8 +369,11 @@ def kerntime_bench(request: pytest.FixtureRequest) -> Any:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
     """Once the test has run (and again after its teardown, for results recorded there), its
-    results are compared with the baseline: properties, and the gate's failure."""
+    results are compared with the baseline: properties, and the gate's failure. A test skipped
+    without a GPU is reported at its own line."""
     outcome = yield
+    if call.when == "call":
+        _skip_at_the_test(item, outcome.get_result())
     baseline = item.config.stash.get(_baseline_key, None)
     bencher = item.stash.get(_bench_key, None)
     if baseline is None or bencher is None or call.when == "setup":
@@ -350,6 +390,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Any:
     if failure and report.passed and item.config.getoption("kerntime_fail_on_regression"):
         report.outcome = "failed"
         report.longrepr = failure
+
+
+def _skip_at_the_test(item: pytest.Item, report: pytest.TestReport) -> None:
+    """A benchmark skipped without a GPU is reported at its test, as a skip mark is, not at the
+    line of this plugin that skipped it."""
+    skipped_here = any(name == NO_GPU_PROPERTY for name, _ in item.user_properties)
+    if report.skipped and skipped_here and isinstance(report.longrepr, tuple):
+        path, line = item.reportinfo()[:2]
+        report.longrepr = (os.fspath(path), (line or 0) + 1, report.longrepr[2])
 
 
 def _command_line(config: pytest.Config) -> str:
@@ -431,13 +480,26 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         held.__exit__(None, None, None)
 
 
+def _skipped_without_gpu(terminalreporter: Any) -> List[str]:
+    """The reasons of the tests that kerntime_bench skipped for want of a GPU, one per test (also
+    under pytest-xdist: the reports the controller got carry their properties)."""
+    return [value for report in terminalreporter.stats.get("skipped", [])
+            for name, value in getattr(report, "user_properties", ()) if name == NO_GPU_PROPERTY]
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    skipped = _skipped_without_gpu(terminalreporter)
+    if skipped:
+        reasons = "; ".join(dict.fromkeys(skipped))  # each reason once, in order
+        terminalreporter.write_line(
+            f"kerntime: {counted(len(skipped), 'benchmark test')} skipped, no GPU: {reasons} "
+            f"(--kerntime-require-gpu fails them instead)", yellow=True)
     recorded = config.stash.get(_recorded_key, [])
     if recorded:
         paths = [p for p in (config.getoption("kerntime_json"), config.getoption("kerntime_md"),
                              config.getoption("kerntime_html")) if p]
         where = f", written to {', '.join(paths)}" if paths else ""
-        terminalreporter.write_line(f"kerntime: {len(recorded)} results{where}")
+        terminalreporter.write_line(f"kerntime: {counted(len(recorded), 'result')}{where}")
     gathered = config.stash.get(_gathered_key, None)
     if gathered is not None:
         devices = gathered.device_line()

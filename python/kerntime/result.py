@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import _kerntime
+from .message_words import counted
 
 _NS_PER_MS = 1e6
 
@@ -243,7 +244,7 @@ class Result:
 
     def __repr__(self) -> str:
         return (f"<kerntime.Result {self.latency_ms:.4f} ms ± {self.stdev_ms:.4f} "
-                f"({self.metric}, {self.timing_backend}), {len(self.kernels)} kernels>")
+                f"({self.metric}, {self.timing_backend}), {counted(len(self.kernels), 'kernel')}>")
 
     def __str__(self) -> str:
         lines = [f"{self.latency_ms:.4f} ms ± {self.stdev_ms:.4f} ms "

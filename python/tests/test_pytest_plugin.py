@@ -178,6 +178,70 @@ def test_reports_are_not_written_without_the_options(pytester, monkeypatch):
     assert not list(pytester.path.glob("*.json")) and not list(pytester.path.glob("*.md"))
 
 
+# Without a GPU: kerntime_bench skips its test with the reason, or fails it under
+# --kerntime-require-gpu. CUDA_VISIBLE_DEVICES="" hides every device, so the same holds on a
+# machine with GPUs as on one without a driver (each has its own DeviceUnavailable message).
+NO_GPU_TEST_FILE = '''
+import kerntime
+from kerntime import _kerntime
+
+
+def test_measures(kerntime_bench):
+    kerntime_bench(lambda: None)
+    raise AssertionError("kerntime_bench returned without a GPU")
+
+
+def test_records_a_result_made_elsewhere(kerntime_bench):
+    kerntime_bench.record(kerntime.Result(_kerntime._example_result()))
+'''
+
+
+@pytest.fixture
+def without_gpu(pytester, monkeypatch):
+    isolate(monkeypatch)
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    pytester.makepyfile(test_benchmarks=NO_GPU_TEST_FILE)
+
+    def run(*options):
+        return pytester.runpytest_subprocess("-p", "kerntime.pytest_plugin", "-rs",
+                                             "--junitxml=junit.xml", *options)
+    return run
+
+
+def test_without_a_gpu_a_benchmark_test_is_skipped_with_the_reason(without_gpu, pytester):
+    outcome = without_gpu("--kerntime-json=out.json")
+    outcome.assert_outcomes(passed=1, skipped=1)
+    outcome.stdout.fnmatch_lines([
+        "kerntime: 1 benchmark test skipped, no GPU: no CUDA device found*"
+        "(--kerntime-require-gpu fails them instead)",
+        "kerntime: 1 result, written to out.json",
+        # At the test's own line (the def), not at the plugin's.
+        "SKIPPED [[]1[]] test_benchmarks.py:5: kerntime: no CUDA device found*"])
+    case = next(c for c in ElementTree.parse(pytester.path / "junit.xml").iter("testcase")
+                if c.get("name") == "test_measures")
+    assert case.find("skipped").get("message").startswith("kerntime: no CUDA device found")
+    assert [p.get("name") for p in case.iter("property")] == ["kerntime_skipped_no_gpu"]
+    # A skipped test has no result: the session report holds the recorded one alone.
+    report = json.loads((pytester.path / "out.json").read_text())
+    assert "test_measures" not in json.dumps(report)
+    assert "device_unavailable" not in json.dumps(report)
+
+
+@pytest.mark.parametrize("how", ["option", "ini"])
+def test_a_gpu_only_ci_fails_the_benchmark_test_with_the_reason(without_gpu, pytester, how):
+    if how == "ini":
+        pytester.makeini("[pytest]\nkerntime_require_gpu = true\n")
+    outcome = without_gpu("--kerntime-json=out.json",
+                          *(["--kerntime-require-gpu"] if how == "option" else []))
+    outcome.assert_outcomes(passed=1, failed=1)
+    outcome.stdout.fnmatch_lines([
+        "*kerntime: no CUDA device found*(--kerntime-require-gpu: a benchmark test fails where "
+        "no GPU can be used)"])
+    outcome.stdout.no_fnmatch_line("*raise AssertionError*")  # failed in kerntime_bench
+    outcome.stdout.no_fnmatch_line("*skipped, no GPU*")
+    assert "device_unavailable" in (pytester.path / "out.json").read_text()
+
+
 # --kerntime-baseline: a first session writes its JSON, a later one compares with it. Six trials
 # per result give compare intervals of about ±0.6 % (two trials: about ±2.7 %, wider than the
 # ±2 % band, so even identical results would be inconclusive).

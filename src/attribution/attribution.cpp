@@ -12,6 +12,7 @@
 #include "attribution/tag_index.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/statistics.hpp"
+#include "result/message_words.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -265,10 +266,11 @@ std::optional<std::string> compare_kernel_sets(const sorted_records& sorted, int
     return std::nullopt;
   }
   return fmt::format(
-      "the set of GPU kernels differs between iterations ({} of {} iterations differ from the "
-      "first, starting with {}): the work is not the same every time, so calls per iteration in "
-      "the breakdown are averages",
-      differing, sorted.iterations.size() * static_cast<std::size_t>(repeats), first_difference);
+      "the set of GPU kernels differs between iterations ({} of {} {} from the first, starting "
+      "with {}): the work is not the same every time, so calls per iteration in the breakdown "
+      "are averages",
+      differing, counted(sorted.iterations.size() * static_cast<std::size_t>(repeats), "iteration"),
+      differing == 1 ? "differs" : "differ", first_difference);
 }
 
 // Every (name, kind) with its time per iteration (0 where absent), largest mean first.

@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "cupti/record_decoder.hpp"
+#include "result/message_words.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -220,16 +221,17 @@ std::vector<std::string> warnings_about(const work_behaviour& work, int measured
         listed(work.synchronizing_calls),
         work.synchronizing_iterations == measured_iterations
             ? std::string("every iteration")
-            : fmt::format("{} of {} iterations", work.synchronizing_iterations,
-                          measured_iterations)));
+            : fmt::format("{} of {}", work.synchronizing_iterations,
+                          counted(measured_iterations, "iteration"))));
   } else if (work.judged_iterations > 0 &&
              static_cast<double>(work.host_gap_iterations) >
                  material_host_gap_share * static_cast<double>(work.judged_iterations)) {
     warnings.push_back(fmt::format(
-        "the GPU waited for the host before {} of {} iterations (idle up to {:.1f} µs before "
-        "the work started): the host launches the work more slowly than the GPU runs it, "
-        "so times may include host launch gaps",
-        work.host_gap_iterations, work.judged_iterations, work.longest_host_gap_ns / 1e3));
+        "the GPU waited for the host before {} of {} (idle up to {:.1f} µs before the work "
+        "started): the host launches the work more slowly than the GPU runs it, so times may "
+        "include host launch gaps",
+        work.host_gap_iterations, counted(work.judged_iterations, "iteration"),
+        work.longest_host_gap_ns / 1e3));
   }
   if (work.queue_chunk_iterations == 0 && work.judged_iterations == 0) {
     warnings.push_back(

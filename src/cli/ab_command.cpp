@@ -23,6 +23,7 @@
 #include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/statistics.hpp"
+#include "result/message_words.hpp"
 #include "supervise/ab_run.hpp"
 #include "supervise/exit_codes.hpp"
 #include "supervise/plan_listing.hpp"
@@ -373,9 +374,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
       match(plan_of(a_path, "A_PROGRAM", selection), plan_of(b_path, "B_PROGRAM", selection));
   if (matched.both.empty()) {
     throw invalid_argument(fmt::format(
-        "A and B have no state in common (A {} states, B {}); compare programs of the same "
-        "benchmarks (kerntime list shows the names)",
-        matched.only_a.size(), matched.only_b.size()));
+        "A and B have no state in common (A {}, B {}); compare programs of the same benchmarks "
+        "(kerntime list shows the names)",
+        counted(matched.only_a.size(), "state"), matched.only_b.size()));
   }
   if (auto problem = env.find_device_problem()) {
     err << "kerntime: " << *problem << '\n';
@@ -519,7 +520,8 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
                      summary.start_wait_seconds, summary.exit_wait_seconds, summary.faults,
                      summary.faults == 1 ? "" : "s");
   if (failed > 0) {
-    err << fmt::format("kerntime: {} of {} states failed on a side\n", failed, outcomes.size());
+    err << fmt::format("kerntime: {} of {} failed on a side\n", failed,
+                       counted(outcomes.size(), "state"));
     exit_code = exit_benchmark_failed;
   }
   if (has_regression(c)) {

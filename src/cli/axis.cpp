@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "kerntime/benchmark.hpp"
+#include "result/message_words.hpp"
 
 namespace kerntime {
 namespace {
@@ -12,8 +13,9 @@ template <typename Values>
   if (const auto* v = std::get_if<Values>(&a.values)) {
     return *v;
   }
-  throw invalid_argument(
-      fmt::format("axis '{}' is a {} axis, not a {} axis", a.name, to_string(a.kind()), wanted));
+  throw invalid_argument(fmt::format("axis '{}' is {} axis, not {} axis", a.name,
+                                     detail::with_article(to_string(a.kind())),
+                                     detail::with_article(wanted)));
 }
 
 } // namespace

@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "result/message_words.hpp"
+
 namespace kerntime::detail {
 namespace {
 
@@ -63,8 +65,9 @@ template <typename Number> std::optional<Number> parse_number(std::string_view t
 
 [[noreturn]] void bad_value(const axis_override& o, const axis& a, std::string_view value,
                             std::string_view expected) {
-  throw invalid_argument(fmt::format("axis spec '-a {}': '{}' is not {} (axis '{}' is a {} axis)",
-                                     o.spec, value, expected, a.name, to_string(a.kind())));
+  throw invalid_argument(fmt::format("axis spec '-a {}': '{}' is not {} (axis '{}' is {} axis)",
+                                     o.spec, value, expected, a.name,
+                                     detail::with_article(to_string(a.kind()))));
 }
 
 std::int64_t parse_int(const axis_override& o, const axis& a, std::string_view text) {
@@ -260,8 +263,9 @@ void refuse_duplicates(const axis_override& o, const axis& a) {
 axis apply_axis_override(const axis& original, const axis_override& o) {
   if (o.power_of_two && original.kind() != axis_kind::int64) {
     throw invalid_argument(fmt::format("axis spec '-a {}': [pow2] applies to int axes, and '{}' "
-                                       "is a {} axis; drop [pow2]",
-                                       o.spec, original.name, to_string(original.kind())));
+                                       "is {} axis; drop [pow2]",
+                                       o.spec, original.name,
+                                       detail::with_article(to_string(original.kind()))));
   }
   if (o.range && (original.kind() == axis_kind::string || original.kind() == axis_kind::type)) {
     throw invalid_argument(fmt::format("axis spec '-a {}': a range applies to int and float "

@@ -5,6 +5,7 @@
 #include "cli/device_selection.hpp"
 #include "counters/counter_pass.hpp"
 #include "counters/metric_plan.hpp"
+#include "result/message_words.hpp"
 
 namespace kerntime::detail {
 
@@ -19,10 +20,10 @@ void announce_counters(const protocol& p, const std::optional<std::string>& devi
   }
   try {
     const metric_plan plan = check_device_metrics(ordinal, p.metrics);
-    err << fmt::format("kerntime: counters: {} metrics on chip {} (GPU {}), {} replay pass{} per "
-                       "kernel, after each state's timing trials\n",
-                       plan.metrics.size(), plan.chip, ordinal, plan.passes,
-                       plan.passes == 1 ? "" : "es");
+    err << fmt::format("kerntime: counters: {} on chip {} (GPU {}), {} per kernel, after each "
+                       "state's timing trials\n",
+                       counted(plan.metrics.size(), "metric"), plan.chip, ordinal,
+                       counted(plan.passes, "replay pass", "replay passes"));
   } catch (const counters_unavailable& e) {
     err << fmt::format("kerntime: warning: hardware counters unavailable on GPU {}: {}; timing "
                        "goes on, and each result's counters block says why\n",

@@ -17,6 +17,7 @@
 #include "history/trends_page.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
+#include "result/message_words.hpp"
 #include "supervise/exit_codes.hpp"
 
 namespace kerntime::detail {
@@ -41,7 +42,8 @@ int add_runs(const history_flags& flags, const cli_environment& env) {
   for (const auto& path : flags.inputs) {
     const result_set set = read_result_set(path, {.trace = false});
     const auto id = store.add(set, labels, path);
-    *env.out << fmt::format("{}: added as run {} ({} states){}\n", path, id, set.runs.size(),
+    *env.out << fmt::format("{}: added as run {} ({}){}\n", path, id,
+                            counted(set.runs.size(), "state"),
                             flags.target.commit.empty() ? "" : ", commit " + flags.target.commit);
   }
   return exit_ok;
@@ -179,8 +181,8 @@ int show(const history_flags& flags, const cli_environment& env) {
     for (const auto& s : all) {
       changes += s.changes.size();
     }
-    *env.err << fmt::format("kerntime: wrote {} ({} series, {} changes)\n", *flags.html, all.size(),
-                            changes);
+    *env.err << fmt::format("kerntime: wrote {} ({} series, {})\n", *flags.html, all.size(),
+                            counted(changes, "change"));
   }
   return exit_ok;
 }
@@ -347,9 +349,9 @@ int baseline(const history_flags& flags, const std::vector<std::string>& args,
     write(*env.out);
   } else {
     write_file_atomically(*flags.json, write);
-    *env.out << fmt::format("{}: a baseline of {} runs of {}{}: {}\n", *flags.json, used.size(),
-                            device, flags.branch_filter ? " on branch " + *flags.branch_filter : "",
-                            fmt::join(used, ", "));
+    *env.out << fmt::format(
+        "{}: a baseline of {} of {}{}: {}\n", *flags.json, counted(used.size(), "run"), device,
+        flags.branch_filter ? " on branch " + *flags.branch_filter : "", fmt::join(used, ", "));
   }
   if (!without_results.empty()) {
     *env.err << fmt::format("kerntime: left out {}: no results in the store (added by a kerntime "

@@ -8,6 +8,7 @@
 #include "cli/output_paths.hpp"
 #include "cli/state_selection.hpp"
 #include "kerntime/report.hpp"
+#include "result/message_words.hpp"
 #include "supervise/exit_codes.hpp"
 #include "supervise/plan_listing.hpp"
 
@@ -52,10 +53,12 @@ int list_states(const state_plan& plan, const std::optional<shard_spec>& shard, 
     }
   }
   if (shard) {
-    out << fmt::format("{} benchmarks, {} states; shard {}/{} holds {}\n", plan.benchmarks.size(),
-                       plan.states.size(), shard->index, shard->count, indices.size());
+    out << fmt::format(
+        "{}, {}; shard {}/{} holds {}\n", counted(plan.benchmarks.size(), "benchmark"),
+        counted(plan.states.size(), "state"), shard->index, shard->count, indices.size());
   } else {
-    out << fmt::format("{} benchmarks, {} states\n", plan.benchmarks.size(), plan.states.size());
+    out << fmt::format("{}, {}\n", counted(plan.benchmarks.size(), "benchmark"),
+                       counted(plan.states.size(), "state"));
   }
   return exit_ok;
 }

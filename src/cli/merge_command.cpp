@@ -9,6 +9,7 @@
 
 #include "cli/run_context.hpp"
 #include "report/detail/gzip_file.hpp"
+#include "result/message_words.hpp"
 #include "supervise/exit_codes.hpp"
 #include "supervise/shard_merge.hpp"
 
@@ -135,7 +136,8 @@ int run_merge(const merge_flags& flags, const std::vector<std::string>& args,
       std::count_if(merged.runs.begin(), merged.runs.end(),
                     [](const benchmark_run& r) { return r.status == run_status::failed; });
   if (failed > 0) {
-    *env.err << fmt::format("kerntime: {} of {} states failed\n", failed, merged.runs.size());
+    *env.err << fmt::format("kerntime: {} of {} failed\n", failed,
+                            counted(merged.runs.size(), "state"));
     exit_code = exit_benchmark_failed;
   }
   return exit_code;

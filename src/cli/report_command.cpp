@@ -11,6 +11,7 @@
 #include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
+#include "result/message_words.hpp"
 #include "supervise/exit_codes.hpp"
 
 namespace kerntime::detail {
@@ -46,9 +47,9 @@ void keep_found(result_set& set, const std::string& pattern, const std::string& 
   const auto before = set.runs.size();
   std::erase_if(set.runs, [&](const benchmark_run& r) { return !found.finds(r.state_name); });
   if (set.runs.empty()) {
-    throw invalid_argument(fmt::format("--filter '{}' finds none of the {} states in {}; "
+    throw invalid_argument(fmt::format("--filter '{}' finds none of the {} in {}; "
                                        "`kerntime report {}` lists them",
-                                       pattern, before, file, file));
+                                       pattern, counted(before, "state"), file, file));
   }
 }
 
@@ -99,8 +100,8 @@ int run_report(const report_flags& flags, const cli_environment& env) {
     return r.status == run_status::failed;
   });
   if (failed > 0) {
-    *env.err << fmt::format("kerntime: {} of {} states in {} failed (--gate)\n", failed,
-                            runs.size(), flags.input);
+    *env.err << fmt::format("kerntime: {} of {} in {} failed (--gate)\n", failed,
+                            counted(runs.size(), "state"), flags.input);
     exit_code = exit_benchmark_failed;
   }
   if (compared && has_regression(*compared)) {

@@ -39,6 +39,7 @@
 #include "kerntime/compare.hpp"
 #include "kerntime/report.hpp"
 #include "report/runs_speed_of_light.hpp"
+#include "result/message_words.hpp"
 #include "supervise/exit_codes.hpp"
 #include "supervise/plan_listing.hpp"
 #include "supervise/shard.hpp"
@@ -229,7 +230,7 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
         err << "kerntime: " << r.state_name << " failed: " << message_line(r.message) << '\n';
       }
     }
-    err << fmt::format("kerntime: {} of {} states failed\n", failed, runs.size());
+    err << fmt::format("kerntime: {} of {} failed\n", failed, counted(runs.size(), "state"));
     exit_code = exit_benchmark_failed;
   }
   if (flags.history) {

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "kerntime/benchmark.hpp"
+#include "result/message_words.hpp"
 
 namespace kerntime {
 
@@ -27,8 +28,8 @@ const T& get_as(const state::axis_value& value, std::string_view benchmark_name,
   if (const T* v = std::get_if<T>(&value)) {
     return *v;
   }
-  throw invalid_argument(
-      fmt::format("benchmark '{}': axis '{}' is not a {} axis", benchmark_name, axis_name, wanted));
+  throw invalid_argument(fmt::format("benchmark '{}': axis '{}' is not {} axis", benchmark_name,
+                                     axis_name, detail::with_article(wanted)));
 }
 } // namespace
 

@@ -10,11 +10,13 @@
 #include "kerntime/compare.hpp"
 #include "report/detail/text.hpp"
 #include "report/detail/units.hpp"
+#include "result/message_words.hpp"
 
 namespace kerntime {
 namespace {
 
 using detail::change_text;
+using detail::counted;
 using json = nlohmann::ordered_json;
 
 constexpr std::size_t name_width = 70;
@@ -73,20 +75,21 @@ std::string comparison_markdown(const comparison& c) {
   }
   if (c.method == "ab") {
     out += fmt::format("## kerntime ab: {}, A (base) vs B (new)\n\n", markdown_text(c.new_device));
-    out += fmt::format("{} slower, {} faster, {} same, {} inconclusive of {} states. \"same\": the "
-                       "{:.0f} % confidence sequence of B/A, valid at every look, lies within "
-                       "±{:.1f} % (or the state's wider band: its spread floor); trials "
-                       "interleaved A B B A, each a fresh preparation.\n\n",
-                       counts[0], counts[2], counts[3], counts[1], c.states.size(),
-                       100 * (1 - c.options.alpha), 100 * c.options.threshold);
+    out +=
+        fmt::format("{} slower, {} faster, {} same, {} inconclusive of {}. \"same\": the "
+                    "{:.0f} % confidence sequence of B/A, valid at every look, lies within "
+                    "±{:.1f} % (or the state's wider band: its spread floor); trials "
+                    "interleaved A B B A, each a fresh preparation.\n\n",
+                    counts[0], counts[2], counts[3], counts[1], counted(c.states.size(), "state"),
+                    100 * (1 - c.options.alpha), 100 * c.options.threshold);
   } else {
     out += fmt::format("## kerntime compare: {} vs {}\n\n", markdown_text(c.base_device),
                        markdown_text(c.new_device));
-    out += fmt::format("{} slower, {} faster, {} same, {} inconclusive of {} states. \"same\": the "
+    out += fmt::format("{} slower, {} faster, {} same, {} inconclusive of {}. \"same\": the "
                        "95 % interval lies within ±{:.1f} % (or the state's wider band); intervals "
                        "over trials, or over runs where each side has several.\n\n",
-                       counts[0], counts[2], counts[3], counts[1], c.states.size(),
-                       100 * c.options.threshold);
+                       counts[0], counts[2], counts[3], counts[1],
+                       counted(c.states.size(), "state"), 100 * c.options.threshold);
   }
   std::vector<const state_comparison*> ordered;
   for (const auto& s : c.states) {

@@ -10,6 +10,7 @@
 #include "kerntime/errors.hpp"
 #include "kerntime/statistics.hpp"
 #include "measure/summarise_measurement.hpp"
+#include "result/message_words.hpp"
 #include "result/timed_trials.hpp"
 
 namespace kerntime::detail {
@@ -114,9 +115,9 @@ measurement_result pool_preparations(const std::vector<const measurement_result*
                   .settled = first.stopping.warmup_settled};
   facts.telemetry = first.telemetry;
   facts.energy_not_read = fmt::format(
-      "pooled from {} preparations, each of which read energy over its own trial (too short for "
-      "NVML's counter); measure energy with kerntime run",
-      preparations.size());
+      "pooled from {}, each of which read energy over its own trial (too short for NVML's "
+      "counter); measure energy with kerntime run",
+      counted(preparations.size(), "preparation"));
   measurement_result r = summarise(std::move(timed), p, std::move(facts));
   for (const auto* each : preparations) { // the host time, stamped after as for any measurement
     add_phases(r.phases, each->phases);

@@ -26,6 +26,7 @@
 #include "measure/phase_clock.hpp"
 #include "measure/summarise_measurement.hpp"
 #include "measure/warmup.hpp"
+#include "result/message_words.hpp"
 #include "result/summarise.hpp"
 #include "telemetry/energy_summary.hpp"
 #include "telemetry/telemetry_probe.hpp"
@@ -141,7 +142,8 @@ public:
     cupti_mode_ = decision.mode;
     switch (decision.action) {
     case detail::backend_action::fail_benchmark:
-      check_cuda(pending, fmt::format("warmup ({} iterations)", warmup_.iterations));
+      check_cuda(pending,
+                 fmt::format("warmup ({})", detail::counted(warmup_.iterations, "iteration")));
       break;
     case detail::backend_action::fail_unavailable:
       throw cupti_unavailable(decision.reason);
@@ -167,7 +169,8 @@ public:
   // protocol.counters_only: CUPTI attached for one traced iteration and the counter pass, no
   // trials. What cannot be had (a warm-up error, CUPTI held elsewhere) is the block's reason.
   measurement_result counters_only(cudaError_t pending, const detail::cupti_sharing& sharing) {
-    check_cuda(pending, fmt::format("warmup ({} iterations)", warmup_.iterations));
+    check_cuda(pending,
+               fmt::format("warmup ({})", detail::counted(warmup_.iterations, "iteration")));
     measurement_result r;
     r.protocol_used = protocol_;
     r.device = device_;

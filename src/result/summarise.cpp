@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "kerntime/statistics.hpp"
+#include "result/message_words.hpp"
 #include "result/timer_resolution.hpp"
 
 namespace kerntime::detail {
@@ -22,18 +23,18 @@ std::string missed_target_warning(const protocol& p, const stopping_summary& s,
   if (s.reason == stop_reason::timer_resolution) {
     return fmt::format("stop_at_ci: the timer steps by {:.0f} ns, {:.2f} % of the median, so no "
                        "number of trials narrows the interval to the ±{} % asked; it stopped "
-                       "after {} trials at {}; measure more work per iteration or accept the "
-                       "wider interval",
-                       resolution_ns, 100 * resolution_ns / median_ns, *p.stop_at_ci, s.trials,
-                       reached);
+                       "after {} at {}; measure more work per iteration or accept the wider "
+                       "interval",
+                       resolution_ns, 100 * resolution_ns / median_ns, *p.stop_at_ci,
+                       counted(s.trials, "trial"), reached);
   }
   const std::string bound = s.reason == stop_reason::max_trials
                                 ? fmt::format("max_trials ({})", p.max_trials)
                                 : fmt::format("max_time ({} s)", p.max_time_s);
   return fmt::format("stop_at_ci: the interval of the median reached {}, not the ±{} % asked, "
-                     "when {} ended the run after {} trials; raise the bound or accept the "
-                     "wider interval",
-                     reached, *p.stop_at_ci, bound, s.trials);
+                     "when {} ended the run after {}; raise the bound or accept the wider "
+                     "interval",
+                     reached, *p.stop_at_ci, bound, counted(s.trials, "trial"));
 }
 
 } // namespace

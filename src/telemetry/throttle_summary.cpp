@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "result/message_words.hpp"
 #include "telemetry/clock_event_reasons.hpp"
 
 namespace kerntime::detail {
@@ -102,8 +103,8 @@ std::string describe_throttling(const throttle_summary& s) {
   if (s.throttled_trials == 0) {
     return {};
   }
-  std::string line = fmt::format("{} of {} trials below {:.4g} % of max SM clock",
-                                 s.throttled_trials, s.trials, s.threshold * 100.0);
+  std::string line = fmt::format("{} of {} below {:.4g} % of max SM clock", s.throttled_trials,
+                                 counted(s.trials, "trial"), s.threshold * 100.0);
   if (s.throttled_mhz) {
     line += ": " + range_text(*s.throttled_mhz, mhz_text) + " MHz";
   }
@@ -136,8 +137,8 @@ std::string describe_clock_events(const throttle_summary& s) {
       clock += ", " + range_text(*s.slowdown_fraction, percent_text) + " % of max";
     }
   }
-  return fmt::format("{} of {} trials: NVML {}; {}", s.trials_with_slowdown_reasons, s.trials,
-                     names, clock);
+  return fmt::format("{} of {}: NVML {}; {}", s.trials_with_slowdown_reasons,
+                     counted(s.trials, "trial"), names, clock);
 }
 
 } // namespace kerntime::detail

@@ -131,7 +131,9 @@ TEST(axis_override, every_malformed_form_names_the_problem) {
 }
 
 TEST(axis_override, values_that_do_not_fit_the_axis) {
-  EXPECT_NE(apply_error(int_axis(), "N=abc").find("'abc' is not an integer"), std::string::npos);
+  EXPECT_NE(
+      apply_error(int_axis(), "N=abc").find("'abc' is not an integer (axis 'N' is an int axis)"),
+      std::string::npos);
   EXPECT_NE(apply_error(int_axis(), "N=1.5").find("'1.5' is not an integer"), std::string::npos);
   EXPECT_NE(apply_error(int_axis(), "N=99999999999999999999").find("is not an integer"),
             std::string::npos);
@@ -149,7 +151,8 @@ TEST(axis_override, values_that_do_not_fit_the_axis) {
             std::string::npos);
   EXPECT_NE(apply_error(float_axis(), "alpha=nan").find("is not a finite number"),
             std::string::npos);
-  EXPECT_NE(apply_error(float_axis(), "alpha[pow2]=3").find("[pow2] applies to int axes"),
+  EXPECT_NE(apply_error(float_axis(), "alpha[pow2]=3")
+                .find("[pow2] applies to int axes, and 'alpha' is a float axis"),
             std::string::npos);
   EXPECT_NE(apply_error(float_axis(), "alpha=[0:1:0]").find("step must be above 0"),
             std::string::npos);

@@ -95,7 +95,7 @@ TEST_F(command_line, list_applies_filter_and_axis_overrides) {
                         "  axis mode (string): x, y\n"
                         "  state alpha/N=8/mode=y\n"
                         "  state alpha/N=16/mode=y\n"
-                        "1 benchmarks, 2 states\n");
+                        "1 benchmark, 2 states\n");
 }
 
 TEST_F(command_line, a_command_is_required) {
@@ -247,7 +247,7 @@ TEST_F(command_line, axis_ranges_never_overflow_and_their_product_is_capped) {
       true);
   EXPECT_EQ(one.exit_code, exit_ok) << one.err;
   EXPECT_NE(one.out.find("state grid/a=7/b=9/c=1\n"), std::string::npos) << one.out;
-  EXPECT_NE(one.out.find("1 benchmarks, 1 states"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("1 benchmark, 1 state"), std::string::npos) << one.out;
   const auto wide_filter =
       run_cli(many, {"list", "-a", "a=[1:1000]", "-a", "b=[1:1000]", "--filter", "grid"}, true);
   EXPECT_EQ(wide_filter.exit_code, exit_bad_input);

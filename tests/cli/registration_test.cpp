@@ -76,6 +76,10 @@ TEST(registration, state_reads_axes_and_accumulates_work) {
               (void)s.get_float("N");
             }).find("axis 'N' is not a float axis"),
             std::string::npos);
+  EXPECT_NE(invalid_argument_message([&] {
+              (void)s.get_int("alpha");
+            }).find("axis 'alpha' is not an int axis"),
+            std::string::npos);
   EXPECT_NE(invalid_argument_message([&] { (void)s.get_int("M"); }).find("no axis named 'M'"),
             std::string::npos);
   EXPECT_FALSE(s.flops());
@@ -86,6 +90,15 @@ TEST(registration, state_reads_axes_and_accumulates_work) {
   EXPECT_EQ(s.bytes(), 3.0);
   EXPECT_NE(invalid_argument_message([&] { s.add_bytes(-1); }).find("add_bytes"),
             std::string::npos);
+}
+
+TEST(registration, an_axis_read_as_another_kind_names_both_kinds_with_their_article) {
+  const axis mode{"mode", string_axis_values{{"fast"}}};
+  EXPECT_EQ(invalid_argument_message([&] { (void)mode.ints(); }),
+            "axis 'mode' is a string axis, not an int axis");
+  const axis n{"N", int_axis_values{{1}}};
+  EXPECT_EQ(invalid_argument_message([&] { (void)n.strings(); }),
+            "axis 'N' is an int axis, not a string or type axis");
 }
 
 TEST(registration, protocol_reaches_the_state) {

@@ -80,7 +80,7 @@ TEST(GbenchJsonWriter, TrialsAreRepetitionsThenAggregates) {
   EXPECT_EQ(rows[8].at("family_index"), 1);
   // The timer, then the stopping rule and what it reached (this sample's ended on max_time).
   EXPECT_EQ(rows[8].at("label"),
-            "backend=events; stop_at_ci ±0.5 %: 1 trials, stopped by max_time before the target "
+            "backend=events; stop_at_ci ±0.5 %: 1 trial, stopped by max_time before the target "
             "(no 95 % interval of the median: it needs 6 trials); warm-up auto: 1000 iterations "
             "(not settled)");
 }

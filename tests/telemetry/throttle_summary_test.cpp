@@ -72,7 +72,7 @@ TEST(ThrottleSummary, APercentageNeverReadsAsTheThresholdItIsBelow) {
   // 1781 / 1980 = 89.95 %: rounded to a whole percent it would read "below 90 %: 90 %".
   const std::vector<trial_telemetry> trials = {trial(1781.0, 0, 0)};
   EXPECT_EQ(describe_throttling(summarise_throttling(trials, 0.9)),
-            "1 of 1 trials below 90 % of max SM clock: 1781 MHz, 89.9 %");
+            "1 of 1 trial below 90 % of max SM clock: 1781 MHz, 89.9 %");
 }
 
 TEST(ThrottleSummary, AClockBelowTheMaximumNeverReadsAsAHundredPercent) {

@@ -11,6 +11,7 @@
 #include "report/detail/svg_chart.hpp"
 #include "report/detail/text.hpp"
 #include "report/detail/units.hpp"
+#include "result/message_words.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -32,8 +33,9 @@ std::vector<detail::strip_row> trial_rows(const measurement_result& r) {
     const bool has_summary = t < r.trials_summary.medians.size();
     row.median_ns = has_summary ? r.trials_summary.medians[t] : r.latency_ns;
     row.flagged = trial.telemetry.throttled;
-    row.tooltip = fmt::format("trial {}: {} iterations, median {}", t + 1, row.values_ns.size(),
-                              detail::human_duration(row.median_ns));
+    row.tooltip =
+        fmt::format("trial {}: {}, median {}", t + 1, counted(row.values_ns.size(), "iteration"),
+                    detail::human_duration(row.median_ns));
     if (t < r.trials_summary.means.size()) {
       row.tooltip += ", mean " + detail::human_duration(r.trials_summary.means[t]);
     }
@@ -55,10 +57,10 @@ std::string trial_glyph(std::string_view state, const measurement_result& r) {
   const auto [fastest, slowest] =
       std::minmax_element(rows.begin(), rows.end(),
                           [](const auto& a, const auto& b) { return a.median_ns < b.median_ns; });
-  return detail::trial_glyph(rows,
-                             fmt::format("{}: {} trials, medians {} to {}", state, rows.size(),
-                                         detail::human_duration(fastest->median_ns),
-                                         detail::human_duration(slowest->median_ns)));
+  return detail::trial_glyph(rows, fmt::format("{}: {}, medians {} to {}", state,
+                                               counted(rows.size(), "trial"),
+                                               detail::human_duration(fastest->median_ns),
+                                               detail::human_duration(slowest->median_ns)));
 }
 
 void print_distribution(std::ostream& out, std::string_view state, const measurement_result& r,
@@ -72,10 +74,11 @@ void print_distribution(std::ostream& out, std::string_view state, const measure
       << detail::strip_plot(
              rows, r.latency_ns,
              fmt::format("{}: {} per iteration", state, to_string(r.protocol_used.metric)), dots)
-      << fmt::format("<figcaption>{} iterations in {} trials ({} per iteration); {}; tick: the "
+      << fmt::format("<figcaption>{} in {} ({} per iteration); {}; tick: the "
                      "trial's median; dashed: the median of every iteration, {}.</figcaption>"
                      "\n</figure>\n",
-                     iterations, r.trials.size(), to_string(r.protocol_used.metric),
+                     counted(iterations, "iteration"), counted(r.trials.size(), "trial"),
+                     to_string(r.protocol_used.metric),
                      dots ? "a dot per iteration, coloured by trial"
                           : "per trial a line from p10 to p90 and a box from p25 to p75 (the "
                             "report holds too many samples to draw each)",

@@ -17,6 +17,7 @@
 #include "kerntime/errors.hpp"
 #include "kerntime/statistics.hpp"
 #include "report/detail/json_fields.hpp"
+#include "result/message_words.hpp"
 #include "result/summarise.hpp"
 #include "result/timer_resolution.hpp"
 #include "telemetry/throttle_decision.hpp"
@@ -312,14 +313,14 @@ std::vector<trace_record> trace_of(json_value j) {
   return read_list<trace_record>(field(j, "records"), "records", [&kernels](json_value row) {
     const auto cells = array_of(row, "records");
     if (cells.size() != 5) {
-      throw invalid_argument(fmt::format("a trace record holds {} values, not 5 (kernel, "
-                                         "iteration, stream, start_ns, end_ns)",
-                                         cells.size()));
+      throw invalid_argument(fmt::format("a trace record holds {}, not 5 (kernel, iteration, "
+                                         "stream, start_ns, end_ns)",
+                                         counted(cells.size(), "value")));
     }
     const auto kernel = read_as<std::size_t>(cells.at(0), "kernel");
     if (kernel >= kernels.size()) {
-      throw invalid_argument(
-          fmt::format("trace kernel {} is out of range ({} kernels)", kernel, kernels.size()));
+      throw invalid_argument(fmt::format("trace kernel {} is out of range ({})", kernel,
+                                         counted(kernels.size(), "kernel")));
     }
     return trace_record{kernels[kernel].name,
                         kernels[kernel].kind,

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "result/message_words.hpp"
+
 namespace kerntime::detail {
 namespace {
 
@@ -36,11 +38,11 @@ std::string describe_stopping(const measurement_result& r) {
   const stopping_summary& s = r.stopping;
   std::string text(stopping_rule_name(p));
   text += p.stop_at_ci ? fmt::format(" ±{} %: ", *p.stop_at_ci) : ": ";
-  text += fmt::format("{} trials{}", s.trials, reason_text(s.reason));
+  text += counted(s.trials, "trial") + reason_text(s.reason);
   text += s.half_width ? fmt::format(" (median within ±{:.2f} %)", *s.half_width * 100)
                        : " (no 95 % interval of the median: it needs 6 trials)";
   if (p.warmup_auto) {
-    text += fmt::format("; warm-up auto: {} iterations{}", s.warmup_iterations,
+    text += fmt::format("; warm-up auto: {}{}", counted(s.warmup_iterations, "iteration"),
                         s.warmup_settled ? "" : " (not settled)");
   }
   return text;
