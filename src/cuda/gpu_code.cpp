@@ -194,6 +194,23 @@ std::string no_gpu_code_message(const gpu_identity& gpu, const gpu_code_lists& l
                      describe(*code), rebuild, or_default);
 }
 
+std::string describe_gpu_code(const gpu_identity& gpu, const gpu_code_lists& lists) {
+  const gpu_code_verdict verdict = judge_gpu_code(gpu.major, gpu.minor, lists.built);
+  switch (verdict.fit) {
+  case gpu_code_fit::machine_code:
+    return fmt::format("machine code for sm_{}", verdict.architecture);
+  case gpu_code_fit::ptx_jit:
+    return fmt::format("PTX for compute_{}, compiled by the driver when first loaded",
+                       verdict.architecture);
+  case gpu_code_fit::unknown:
+    return fmt::format("built for CMAKE_CUDA_ARCHITECTURES={}: known when first loaded",
+                       lists.built);
+  case gpu_code_fit::none:
+    break;
+  }
+  return "none: " + no_gpu_code_message(gpu, lists, "");
+}
+
 bool is_gpu_code_error(int cuda_error) noexcept {
   switch (static_cast<cudaError_t>(cuda_error)) {
   case cudaErrorNoKernelImageForDevice:

@@ -66,6 +66,10 @@ struct gpu_code_lists {
 [[nodiscard]] std::string no_gpu_code_message(const gpu_identity& gpu, const gpu_code_lists& lists,
                                               std::string_view load_error);
 
+// What this build runs on `gpu`, for `kerntime info`: "machine code for sm_90", "PTX for
+// compute_120, compiled by the driver when first loaded", or the no_gpu_code_message.
+[[nodiscard]] std::string describe_gpu_code(const gpu_identity& gpu, const gpu_code_lists& lists);
+
 // Whether a CUDA error says that a kernel's code cannot be loaded on the device (no image for it,
 // PTX too new for the driver or not compilable), rather than that something failed while running.
 [[nodiscard]] bool is_gpu_code_error(int cuda_error) noexcept;

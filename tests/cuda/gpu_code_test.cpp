@@ -118,6 +118,17 @@ TEST(gpu_code_test, AListThatCannotBeReadIsQuotedAsItWas) {
             "covers it)");
 }
 
+TEST(gpu_code_test, InfoSaysWhatTheBuildRunsOnEachGpu) {
+  const gpu_code_lists lists{default_list, default_list};
+  EXPECT_EQ(describe_gpu_code({8, 7, "NVIDIA Jetson AGX Orin"}, lists), "machine code for sm_86");
+  EXPECT_EQ(describe_gpu_code({13, 0, "a GPU after Blackwell"}, lists),
+            "PTX for compute_120, compiled by the driver when first loaded");
+  EXPECT_EQ(describe_gpu_code({11, 0, "NVIDIA Thor"}, {"native", default_list}),
+            "built for CMAKE_CUDA_ARCHITECTURES=native: known when first loaded");
+  EXPECT_EQ(describe_gpu_code({11, 0, "NVIDIA Thor"}, lists),
+            "none: " + no_gpu_code_message({11, 0, "NVIDIA Thor"}, lists, ""));
+}
+
 TEST(gpu_code_test, OnlyErrorsOfLoadingCodeAreGpuCodeErrors) {
   EXPECT_TRUE(is_gpu_code_error(cudaErrorNoKernelImageForDevice));
   EXPECT_TRUE(is_gpu_code_error(cudaErrorUnsupportedPtxVersion));
