@@ -178,8 +178,9 @@ class ShippedBinariesTest(unittest.TestCase):
         built = os.environ.get("KERNTIME_BUILT_CUDA_ARCHITECTURES", "")
         self.fix = ""
         if built != self.list:
-            self.fix = (f"; this build was configured with CMAKE_CUDA_ARCHITECTURES={built}, not "
-                        f"kerntime's default ({self.list}): configure it afresh without it "
+            self.fix = (f"; this build was configured with CMAKE_CUDA_ARCHITECTURES="
+                        f"{built.replace(',', ';')}, not kerntime's default "
+                        f"({self.list.replace(',', ';')}): configure it afresh without it "
                         "(cmake --fresh --preset default, or -U CMAKE_CUDA_ARCHITECTURES)")
 
     def check(self, variable):
