@@ -5,7 +5,8 @@ the engine arrives here as the matching class, with ``e.kind`` naming its kind a
 (``"invalid_argument"``, ``"device_unavailable"``, ...):
 
 - InvalidArgument: the protocol or an argument is unusable; nothing ran.
-- DeviceUnavailable: no usable CUDA device (no GPU, no driver); nothing ran.
+- DeviceUnavailable: no usable CUDA device (no GPU, no driver, or a GPU this build of kerntime has
+  no code for: docs/building.md); nothing ran.
 - CuptiUnavailable: CUPTI cannot be used here (``e.reason`` says why); raised only with
   ``backend="cupti"``, ``"auto"`` falls back to CUDA events instead.
 - BenchmarkFailed: the benchmarked code raised a CUDA error (``e.cuda_error``,

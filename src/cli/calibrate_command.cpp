@@ -83,6 +83,7 @@ int run_calibrate(const calibrate_flags& flags, const std::vector<std::string>& 
   const protocol p = calibration_protocol();
 
   calibration c;
+  std::string no_peaks; // why the peak table has nothing for this GPU, said after the figures
   c.kerntime_version = context.kerntime_version;
   c.date = context.date;
   c.copy_bytes = static_cast<std::size_t>(flags.copy_mib) << 20;
@@ -103,6 +104,7 @@ int run_calibrate(const calibrate_flags& flags, const std::vector<std::string>& 
     c.compute_capability_major = r.device.compute_capability_major;
     c.compute_capability_minor = r.device.compute_capability_minor;
     c.multiprocessors = r.device.multiprocessors;
+    no_peaks = no_table_peaks_reason(peak_inputs_of(r));
   }
 
   c.gemm_size = flags.gemm_size;
@@ -161,6 +163,10 @@ int run_calibrate(const calibrate_flags& flags, const std::vector<std::string>& 
   }
   for (const auto& [precision, why] : c.not_measured) {
     out << fmt::format("| GEMM {} | not measured: {} |\n", to_string(precision), why);
+  }
+  if (!no_peaks.empty()) {
+    out << "\nNo theoretical peaks: " << no_peaks
+        << "; `kerntime run --calibration` still gives each state's share of these figures.\n";
   }
   out << "\nWritten to " << flags.output << '\n';
   return exit_ok;

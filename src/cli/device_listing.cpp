@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/device_check.hpp"
+#include "cuda/gpu_code.hpp"
 #include "cupti/availability.hpp"
 #include "cupti/cupti_library.hpp"
 #include "supervise/exit_codes.hpp"
@@ -117,6 +118,8 @@ int print_device_listing(std::ostream& out, std::ostream& err) {
                        attribute(cudaDevAttrMemoryClockRate, d) / 1000);
     out << fmt::format("  PCI bus              {:04x}:{:02x}:{:02x}\n", p.pciDomainID, p.pciBusID,
                        p.pciDeviceID);
+    out << fmt::format("  kerntime's code      {}\n",
+                       describe_gpu_code({p.major, p.minor, p.name}, this_build_gpu_code()));
     print_nvml_lines(out, d);
   }
   return exit_ok;

@@ -196,7 +196,9 @@ int run_benchmarks(const std::vector<std::string>& args, const state_plan& plan,
     err << "kerntime: " << (problem ? *problem : message_line(runs.front().message)) << '\n';
     return exit_no_device;
   }
-  add_speed_of_light(runs, roofline);
+  for (const auto& line : add_speed_of_light(runs, roofline)) {
+    err << "kerntime: " << line << '\n';
+  }
   auto context = make_run_context(args, runs);
   context.shard = shard;
   context.plan_states = plan.states.size();

@@ -44,6 +44,11 @@ l2_flush::~l2_flush() {
   cudaFree(buffer_);
 }
 
+cudaError_t l2_flush::kernel_loads() {
+  cudaFuncAttributes attributes{};
+  return cudaFuncGetAttributes(&attributes, l2_flush_touch_lines);
+}
+
 void l2_flush::enqueue(cudaStream_t stream) {
   const std::size_t lines = (bytes_ + line_bytes - 1) / line_bytes;
   const auto blocks = static_cast<unsigned>((lines + threads_per_block - 1) / threads_per_block);

@@ -26,6 +26,12 @@ public:
   l2_flush(const l2_flush&) = delete;
   l2_flush& operator=(const l2_flush&) = delete;
 
+  // Whether the flush kernel's code loads on the current device (cudaFuncGetAttributes loads it
+  // without running it): cudaSuccess, or why not (cudaErrorNoKernelImageForDevice where this
+  // build has no code for the GPU). The library's kernels share one list of architectures, so
+  // the answer holds for the blocking kernel and the clock check too.
+  [[nodiscard]] static cudaError_t kernel_loads();
+
   void enqueue(cudaStream_t stream);
   // The buffer's size: every line of it is loaded by each flush.
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }

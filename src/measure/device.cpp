@@ -6,6 +6,8 @@
 #include <map>
 #include <mutex>
 
+#include "cuda/gpu_code.hpp"
+#include "flush/l2_flush.hpp"
 #include "kerntime/cuda.hpp"
 #include "kerntime/errors.hpp"
 
@@ -56,6 +58,18 @@ device_info read_current_device() {
       "reading the memory bus width");
   check_cuda(cudaDriverGetVersion(&d.driver_version), "reading the driver version");
   check_cuda(cudaRuntimeGetVersion(&d.runtime_version), "reading the runtime version");
+  // A GPU this build has no code for fails here, naming what to rebuild with, rather than at the
+  // first flush as a CUDA error of the benchmark. Another error is left to the checks that follow.
+  const cudaError_t loads = l2_flush::kernel_loads();
+  if (is_gpu_code_error(loads)) {
+    (void)cudaGetLastError(); // not sticky: the caller may go on with other work
+    throw device_unavailable(
+        no_gpu_code_message({d.compute_capability_major, d.compute_capability_minor, d.name},
+                            this_build_gpu_code(), cudaGetErrorName(loads)));
+  }
+  if (loads != cudaSuccess) {
+    return d; // not remembered: asked again next time
+  }
   known.emplace(ordinal, d);
   return d;
 }

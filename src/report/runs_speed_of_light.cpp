@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -10,16 +11,25 @@
 
 namespace kerntime::detail {
 
-void add_speed_of_light(std::span<benchmark_run> runs, const roofline_settings& settings) {
+std::vector<std::string> add_speed_of_light(std::span<benchmark_run> runs,
+                                            const roofline_settings& settings) {
+  std::vector<std::string> without_peaks;
   for (auto& run : runs) {
     if (run.status != run_status::ok || !run.result) {
       continue;
     }
-    std::optional<device_peaks> peaks = table_peaks(peak_inputs_of(*run.result));
+    const peak_inputs gpu = peak_inputs_of(*run.result);
+    std::optional<device_peaks> peaks = table_peaks(gpu);
     if (settings.overrides) {
       peaks = apply_overrides(std::move(peaks), *settings.overrides);
     }
     if (!peaks) {
+      const std::string line = fmt::format("no speed of light on {}: {}", run.result->device.name,
+                                           no_table_peaks_reason(gpu));
+      if ((run.flops || run.bytes) &&
+          std::find(without_peaks.begin(), without_peaks.end(), line) == without_peaks.end()) {
+        without_peaks.push_back(line);
+      }
       continue;
     }
     add_counter_fractions(run.result->counters, *peaks);
@@ -37,6 +47,7 @@ void add_speed_of_light(std::span<benchmark_run> runs, const roofline_settings& 
           100 * *measured.dram_bytes / (run.result->latency_ns * 1e-9) / *peaks->bytes_per_s));
     }
   }
+  return without_peaks;
 }
 
 } // namespace kerntime::detail

@@ -16,9 +16,11 @@ struct architecture_row {
   std::array<double, 10> per_sm_per_clock;
 };
 
-constexpr std::array<architecture_row, 5> table{{
+constexpr std::array<architecture_row, 6> table{{
     // A100 (GA100): 32 FP64 + 64 FP32 lanes per SM, 4 third-generation tensor cores.
     {8, 0, {64, 128, 128, 512, 256, 1024, 2048, 2048, 0, 4096}},
+    // GA10x (A10, A40, RTX A6000 full rate): 128 FP32 lanes, 2 FP64 lanes, no FP64 tensor, no FP8.
+    {8, 6, {4, 0, 256, 256, 256, 512, 1024, 1024, 0, 2048}},
     // Ada (AD10x, L40S/RTX 6000 Ada full rate): 128 FP32 lanes, 2 FP64 lanes.
     {8, 9, {4, 0, 256, 256, 256, 512, 1024, 1024, 2048, 2048}},
     // H100/H200 (GH100): 64 FP64 + 128 FP32 lanes, 4 fourth-generation tensor cores.
@@ -90,6 +92,27 @@ std::optional<device_peaks> table_peaks(const peak_inputs& gpu) {
                                 gpu.memory_bus_width_bits);
   }
   return peaks;
+}
+
+std::string no_table_peaks_reason(const peak_inputs& gpu) {
+  const int major = gpu.compute_capability_major;
+  const int minor = gpu.compute_capability_minor;
+  if (row_of(major, minor) == nullptr) {
+    std::string rows;
+    for (const auto& row : table) {
+      rows += fmt::format("{}sm_{}{}", rows.empty() ? "" : ", ", row.major, row.minor);
+    }
+    return fmt::format("kerntime's peak table has no row for sm_{}{} (it has {}); give this GPU's "
+                       "peaks with `kerntime run --peaks FILE` (docs/speed-of-light.md)",
+                       major, minor, rows);
+  }
+  if (gpu.multiprocessors <= 0 || !(gpu.sm_clock_mhz > 0)) {
+    return fmt::format("the SM count or the maximum SM clock of this sm_{}{} GPU is unknown, so "
+                       "the table's peaks cannot be computed; give them with `kerntime run "
+                       "--peaks FILE` (docs/speed-of-light.md)",
+                       major, minor);
+  }
+  return {};
 }
 
 } // namespace kerntime::detail

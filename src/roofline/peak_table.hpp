@@ -43,4 +43,8 @@ struct peak_inputs {
 // --peaks file gives peaks).
 [[nodiscard]] std::optional<device_peaks> table_peaks(const peak_inputs& gpu);
 
+// Why table_peaks gives none for this GPU, in a reader's words: its architecture has no row
+// (naming those that have one) or its SM count or clock is unknown; empty where it gives peaks.
+[[nodiscard]] std::string no_table_peaks_reason(const peak_inputs& gpu);
+
 } // namespace kerntime::detail

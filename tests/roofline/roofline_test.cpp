@@ -21,6 +21,10 @@ constexpr peak_inputs h200{9, 0, 132, 1980, 3201, 6016};
 constexpr peak_inputs h100{9, 0, 132, 1980, 2619, 5120};
 // A100 SXM4 40 GB: sm_80, 108 SMs, 1410 MHz, HBM2 at 1215 MHz on a 5120-bit bus.
 constexpr peak_inputs a100{8, 0, 108, 1410, 1215, 5120};
+// A10: sm_86 (GA102), 72 SMs, 1695 MHz, GDDR6 at 6251 MHz on a 384-bit bus.
+constexpr peak_inputs a10{8, 6, 72, 1695, 6251, 384};
+// Jetson AGX Orin: sm_87, 16 SMs, 1300 MHz, LPDDR5 at 3200 MHz on a 256-bit bus.
+constexpr peak_inputs orin{8, 7, 16, 1300, 3200, 256};
 
 double peak(const device_peaks& p, flop_precision precision) {
   return p.flops_per_s.at(precision);
@@ -74,9 +78,46 @@ TEST(PeakTable, A100PeaksAreTheHandComputedOnes) {
   EXPECT_DOUBLE_EQ(*p->bytes_per_s, 1.5552e12);
 }
 
-TEST(PeakTable, AnArchitectureNotInTheTableHasNoPeaks) {
-  EXPECT_FALSE(table_peaks({8, 6, 84, 1860, 9751, 384})); // sm_86: use --peaks
-  EXPECT_FALSE(table_peaks({9, 0, 132, 0, 3201, 6144}));  // no clock known
+TEST(PeakTable, A10PeaksAreTheHandComputedOnes) {
+  const auto p = table_peaks(a10);
+  ASSERT_TRUE(p);
+  // 72 SMs × 1.695 GHz = 122.04e9 SM-clocks per second; NVIDIA's A10 datasheet in brackets.
+  EXPECT_DOUBLE_EQ(peak(*p, flop_precision::fp32), 256 * 122.04e9);         // 31.24 [31.2]
+  EXPECT_DOUBLE_EQ(peak(*p, flop_precision::tf32_tensor), 512 * 122.04e9);  // 62.48 [62.5]
+  EXPECT_DOUBLE_EQ(peak(*p, flop_precision::bf16_tensor), 1024 * 122.04e9); // 124.97 [125]
+  EXPECT_DOUBLE_EQ(peak(*p, flop_precision::fp16_tensor), 1024 * 122.04e9);
+  EXPECT_DOUBLE_EQ(peak(*p, flop_precision::int8_tensor), 2048 * 122.04e9); // 249.9 [250]
+  EXPECT_DOUBLE_EQ(peak(*p, flop_precision::fp16), 256 * 122.04e9);         // as fp32 on GA10x
+  EXPECT_DOUBLE_EQ(peak(*p, flop_precision::fp64), 4 * 122.04e9);           // 1/64 of fp32
+  // GA10x has neither FP64 tensor cores (GA100 only) nor FP8 (Ada on).
+  EXPECT_EQ(p->flops_per_s.count(flop_precision::fp64_tensor), 0u);
+  EXPECT_EQ(p->flops_per_s.count(flop_precision::fp8_tensor), 0u);
+  // 2 × 6251e6 × 384 / 8 = 600.096e9 B/s [600 GB/s].
+  EXPECT_DOUBLE_EQ(*p->bytes_per_s, 600.096e9);
+  EXPECT_NE(p->source.find("table sm_86: 72 SMs"), std::string::npos) << p->source;
+  EXPECT_EQ(no_table_peaks_reason(a10), "");
+}
+
+TEST(PeakTable, EveryArchitectureOfTheDefaultBuildHasARow) {
+  // CMakeLists.txt's KERNTIME_DEFAULT_CUDA_ARCHITECTURES: a GPU kerntime runs on has its peaks.
+  for (const int arch : {80, 86, 89, 90, 100, 120}) {
+    EXPECT_TRUE(flops_per_clock_per_sm(arch / 10, arch % 10, flop_precision::fp32)) << arch;
+  }
+}
+
+TEST(PeakTable, AnArchitectureNotInTheTableHasNoPeaksAndSaysWhy) {
+  EXPECT_FALSE(table_peaks(orin));
+  EXPECT_EQ(no_table_peaks_reason(orin),
+            "kerntime's peak table has no row for sm_87 (it has sm_80, sm_86, sm_89, sm_90, "
+            "sm_100, sm_120); give this GPU's peaks with `kerntime run --peaks FILE` "
+            "(docs/speed-of-light.md)");
+  const peak_inputs no_clock{9, 0, 132, 0, 3201, 6144};
+  EXPECT_FALSE(table_peaks(no_clock));
+  EXPECT_EQ(no_table_peaks_reason(no_clock),
+            "the SM count or the maximum SM clock of this sm_90 GPU is unknown, so the table's "
+            "peaks cannot be computed; give them with `kerntime run --peaks FILE` "
+            "(docs/speed-of-light.md)");
+  EXPECT_EQ(no_table_peaks_reason(h200), "");
 }
 
 TEST(PeakTable, NoMemoryFactsMeanNoDramPeak) {
@@ -198,12 +239,42 @@ TEST(SpeedOfLight, AddedOnlyToOkRunsWithAPeak) {
   runs[0].bytes = 1e6;
   runs[1].status = run_status::failed;
   runs[1].bytes = 1e6;
-  runs[2].result = r; // no declared work
-  add_speed_of_light(runs, {});
+  runs[2].result = r;                                // no declared work
+  EXPECT_TRUE(add_speed_of_light(runs, {}).empty()); // an sm_90 GPU has peaks
   ASSERT_TRUE(runs[0].sol);
   EXPECT_NEAR(*runs[0].sol->memory_pct, 100.0 * 1e12 / 4.814304e12, 1e-9); // 1 MB in 1 µs
   EXPECT_FALSE(runs[1].sol);
   EXPECT_FALSE(runs[2].sol);
+}
+
+TEST(SpeedOfLight, AGpuWithoutPeaksIsNamedOnceWithWhy) {
+  measurement_result r;
+  r.device = {.name = "NVIDIA Jetson AGX Orin",
+              .compute_capability_major = 8,
+              .compute_capability_minor = 7,
+              .multiprocessors = 16,
+              .peak_sm_clock_khz = 1300000,
+              .memory_clock_khz = 3200000,
+              .memory_bus_width_bits = 256};
+  r.latency_ns = 1000;
+  std::vector<benchmark_run> runs(3);
+  runs[0].result = r;
+  runs[0].bytes = 1e6;
+  runs[1].result = r;
+  runs[1].flops = 1e9;
+  runs[1].flops_precision = flop_precision::fp32;
+  runs[2].result = r; // no declared work: nothing to say
+  const auto said = add_speed_of_light(runs, {});
+  ASSERT_EQ(said.size(), 1u);
+  EXPECT_EQ(said[0], "no speed of light on NVIDIA Jetson AGX Orin: " + no_table_peaks_reason(orin));
+  EXPECT_FALSE(runs[0].sol);
+  EXPECT_FALSE(runs[1].sol);
+  // Peaks given with --peaks: a speed of light, nothing to say.
+  roofline_settings with_file;
+  with_file.overrides = parse_peak_overrides(R"({"bytes_per_s": 204.8e9})", "orin.json");
+  EXPECT_TRUE(add_speed_of_light(runs, with_file).empty());
+  ASSERT_TRUE(runs[0].sol);
+  EXPECT_NEAR(*runs[0].sol->memory_pct, 100.0 * 1e12 / 204.8e9, 1e-9);
 }
 
 TEST(SpeedOfLight, MeasuredCounterBandwidthBecomesAFractionOfThePeak) {
