@@ -16,8 +16,7 @@ endforeach()
 # link interface ($<LINK_ONLY:...>); installed, that would make every consumer find them (or fail
 # on the .deps fallback targets), so they stay in the build tree's interface only.
 set(kerntime_header_only_dependencies
-  fmt::fmt-header-only kerntime_std_format nlohmann_json::nlohmann_json CLI11::CLI11
-  Boost::headers)
+  fmt::fmt-header-only nlohmann_json::nlohmann_json CLI11::CLI11 Boost::headers)
 foreach(library IN LISTS kerntime_libraries)
   get_target_property(link_interface ${library} INTERFACE_LINK_LIBRARIES)
   if(NOT link_interface)
