@@ -402,3 +402,19 @@ def test_python_m_kerntime_testing_names_a_missing_script(tmp_path):
 def test_without_a_gpu_each_drop_in_says_so(drop_in):
     with pytest.raises(kerntime.DeviceUnavailable, match="no CUDA device found"):
         drop_in(lambda: None)
+
+
+@pytest.mark.parametrize("drop_in", [kt.do_bench, kt.do_bench_cudagraph, tilelang_drop_in.do_bench,
+                                     flashinfer_drop_in.bench_gpu_time])
+def test_a_drop_in_called_inside_a_graph_capture_is_refused_before_fn_runs(drop_in, engine,
+                                                                            monkeypatch):
+    # As Triton's own test_cudagraph_bench_rejects_active_capture: PyTorch says the current stream
+    # is capturing; nothing may be launched, synchronized or timed.
+    synchronized = []
+    cuda = types.SimpleNamespace(is_current_stream_capturing=lambda: True,
+                                 synchronize=lambda: synchronized.append(True))
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(cuda=cuda))
+    called = []
+    with pytest.raises(kerntime.InvalidArgument, match="captures a CUDA graph.*warm up"):
+        drop_in(lambda: called.append(True))
+    assert called == [] and synchronized == [] and engine.calls == []

@@ -11,11 +11,13 @@ leaves behind for the rest of the process is the session's (kerntime.session's d
 from __future__ import annotations
 
 import atexit
+import sys
 import threading
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from ..bench_function import bench
+from ..errors import InvalidArgument
 from ..result import Result
 from ..session import session
 from .budget import Iterations
@@ -68,6 +70,18 @@ def _with_keyword_dict(fn: Callable[..., Any]) -> Callable[..., Any]:
         return fn(*args[:-1], **args[-1])
 
     return call
+
+
+def refuse_inside_capture(caller: str) -> None:
+    """A drop-in called while the current stream captures a CUDA graph (an autotuner reached from
+    inside a capture) would launch into the capture: refused before fn is called, as Triton's
+    do_bench_cudagraph refuses it."""
+    torch = sys.modules.get("torch")
+    capturing = getattr(getattr(torch, "cuda", None), "is_current_stream_capturing", None)
+    if capturing is not None and capturing():
+        raise InvalidArgument(f"{caller} was called while the current stream captures a CUDA graph; "
+                              "nothing can be timed inside a capture: warm up (and autotune) the "
+                              "kernels before capturing")
 
 
 def measure(fn: Callable[..., Any], iterations: Iterations, *, caller: str,

@@ -10,7 +10,7 @@ import warnings
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from .budget import estimate_call_ms, iterations_for
-from .drop_in import iteration_times_ms, measure
+from .drop_in import iteration_times_ms, measure, refuse_inside_capture
 
 
 def bench_gpu_time(fn: Callable[..., Any], dry_run_iters: Optional[int] = None,
@@ -51,6 +51,7 @@ def bench_gpu_time(fn: Callable[..., Any], dry_run_iters: Optional[int] = None,
         List[float]: Per-iteration execution times in milliseconds;
         ``kerntime.testing.last_result()`` holds the whole kerntime Result.
     """
+    refuse_inside_capture("kerntime.testing.flashinfer.bench_gpu_time")
     kwargs = dict(input_kwargs or {})
     args = tuple(input_args)
     flush = cold_l2_cache

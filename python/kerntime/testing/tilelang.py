@@ -11,7 +11,7 @@ from typing import Any, Callable, List, Optional, Union
 
 from ..errors import InvalidArgument
 from .budget import estimate_call_ms, iterations_for
-from .drop_in import iteration_times_ms, measure
+from .drop_in import iteration_times_ms, measure, refuse_inside_capture
 from .summary import check_quantiles, check_return_mode, summarise
 
 BACKENDS = ("event", "cupti", "cudagraph")
@@ -51,6 +51,7 @@ def do_bench(fn: Callable[[], Any], warmup: float = 25, rep: float = 100, _n_war
     if backend not in BACKENDS:
         raise InvalidArgument(f"backend must be one of {', '.join(map(repr, BACKENDS))} "
                               f"(got {backend!r})")
+    refuse_inside_capture("kerntime.testing.tilelang.do_bench")
     with _on_device(device):
         estimate = estimate_call_ms(fn)
         if early_stop_baseline is not None and estimate is not None \

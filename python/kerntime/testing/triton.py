@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, List, Optional, Union
 
 from .budget import estimate_call_ms, iterations_for
-from .drop_in import clear_grads, iteration_times_ms, measure
+from .drop_in import clear_grads, iteration_times_ms, measure, refuse_inside_capture
 from .summary import check_quantiles, check_return_mode, summarise
 
 
@@ -40,6 +40,7 @@ def do_bench(fn: Callable[[], Any], warmup: float = 25, rep: float = 100, grad_t
     """
     check_return_mode(return_mode)
     wanted = check_quantiles(quantiles)
+    refuse_inside_capture("kerntime.testing.do_bench")
     call = clear_grads(fn, grad_to_none)
     iterations = iterations_for(warmup, rep, estimate_call_ms(call))
     result = measure(call, iterations, caller="kerntime.testing.do_bench")
@@ -66,6 +67,7 @@ def do_bench_cudagraph(fn: Callable[[], Any], rep: float = 20, grad_to_none: Any
     """
     check_return_mode(return_mode)
     wanted = check_quantiles(quantiles)
+    refuse_inside_capture("kerntime.testing.do_bench_cudagraph")
     call = clear_grads(fn, grad_to_none)
     iterations = iterations_for(25, rep, estimate_call_ms(call))
     result = measure(call, iterations, caller="kerntime.testing.do_bench_cudagraph",
