@@ -411,3 +411,13 @@ def test_a_snippet_that_fails_on_the_cpu_fails_and_one_without_torch_is_skipped(
     ours = Snippet(tmp_path / "doc.md", 1, "python", "import kerntime.no_such_module\n", None)
     with pytest.raises(AssertionError, match="ModuleNotFoundError"):
         judge_run(ours, run_python(ours, tmp_path, 60), 0)
+
+
+def test_the_readme_is_a_front_door_not_a_log():
+    # A newcomer reads it in five minutes; measured figures live in docs/ with today's value only,
+    # so neither the README nor docs/ci.md carries a dated row.
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 200, "README.md is over 200 lines: move detail into docs/"
+    dated = re.compile(r"\b20\d\d-\d\d-\d\d\b")
+    for name in ("README.md", "docs/ci.md"):
+        assert not dated.findall((ROOT / name).read_text()), f"{name} holds a dated entry"
