@@ -333,9 +333,9 @@ if wanted pip; then
     -v .) >"$OUT/pip_install.log" 2>&1
   pip_status=$?
   pip_seconds=$(($(date +%s) - pip_started))
-  grep -E '^-- kerntime:|Successfully installed|error:|Error' "$OUT/pip_install.log" | head -20
+  grep -E '^ *-- kerntime:|Successfully installed|error:|Error' "$OUT/pip_install.log" | head -20
   if ((pip_status == 0)); then
-    left_out=$(grep -c '^-- kerntime: .*not found' "$OUT/pip_install.log")
+    left_out=$(grep -c '^ *-- kerntime: .*not found' "$OUT/pip_install.log")
     echo "RESULT pip_install seconds=$pip_seconds status=ok left_out=$left_out" >>"$results"
   else
     note_exit pip_install "$pip_status"

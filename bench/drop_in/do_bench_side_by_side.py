@@ -87,7 +87,7 @@ def main():
     if options.results:
         for name, row in rows.items():
             values, walls = row["values_ms"], row["wall_s"]
-            op = name.split()[0] + "_" + name.split()[-1].replace("^", "").replace("x", "x")
+            op = name.split()[0] + "_" + name.split()[-1].replace("^", "")
             print(f"RESULT do_bench op={op} triton_ms={statistics.median(values['triton']):.5f} "
                   f"kerntime_ms={statistics.median(values['kerntime']):.5f} "
                   f"triton_spread_pct={100 * spread(values['triton'])[0]:.3f} "

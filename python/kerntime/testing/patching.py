@@ -33,9 +33,9 @@ REPLACEMENTS: Dict[str, List[Tuple[str, str, Callable[..., Any]]]] = {
 }
 
 _lock = threading.RLock()
-_originals: Dict[Tuple[str, str], Any] = {}  # (module, attribute) -> what was there
+# (module, attribute) -> (what was there, what replaced it)
+_originals: Dict[Tuple[str, str], Tuple[Any, Callable[..., Any]]] = {}
 _pending: Dict[str, List[Tuple[str, Callable[..., Any]]]] = {}  # module -> replacements to make
-_replaced_by: Dict[int, Callable[..., Any]] = {}  # id of an original -> its replacement
 
 
 def _replace(module: Any, attribute: str, replacement: Callable[..., Any]) -> None:
@@ -46,10 +46,9 @@ def _replace(module: Any, attribute: str, replacement: Callable[..., Any]) -> No
     if current is replacement:
         # Bound from an already patched module during its own import (tilelang.profiler's
         # ``from .bench import do_bench``): its original is the one that module had.
-        current = next((original for (_, _), original in _originals.items()
-                        if _replaced_by.get(id(original)) is replacement), current)
-    _originals[key] = current
-    _replaced_by[id(current)] = replacement
+        current = next((original for original, made in _originals.values()
+                        if made is replacement), current)
+    _originals[key] = (current, replacement)
     setattr(module, attribute, replacement)
 
 
@@ -119,12 +118,11 @@ def unpatch() -> None:
     """Restores what patch() replaced, drops the patches still waiting for an import, and closes
     the drop-ins' kerntime session."""
     with _lock:
-        for (module_name, attribute), original in _originals.items():
+        for (module_name, attribute), (original, _) in _originals.items():
             module = sys.modules.get(module_name)
             if module is not None:
                 setattr(module, attribute, original)
         _originals.clear()
-        _replaced_by.clear()
         _pending.clear()
         if _hook in sys.meta_path:
             sys.meta_path.remove(_hook)
