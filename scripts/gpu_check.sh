@@ -74,7 +74,7 @@ export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$root/.deps/lib:/us
 
 step() { echo "== $* ($(($(date +%s) - started)) s)"; }
 # GPU_CHECK_STEPS=tests,session,ab (comma-separated) runs only those parts: tests, bench,
-# session, queue, compare, trust, scale, ncu, pip, do_bench, python, ab. Unset: all of them.
+# session, queue, compare, trust, scale, ncu, pip, do_bench, python, probe, ab. Unset: all.
 wanted() { [[ -z "${GPU_CHECK_STEPS:-}" || ",$GPU_CHECK_STEPS," == *",$1,"* ]]; }
 
 step "device"
@@ -440,6 +440,19 @@ fi
 # kerntime ab over two programs (docs/ab.md): A/A over the suite AB_AA_RUNS times (default 2) and
 # a 1 % longer spin at ±0.5 % AB_DETECT_RUNS times (default 3); the A/A counts as RESULT lines.
 # AB_AA_FLAGS: more flags for the A/A runs (bench/ab/ab_cli_check.sh's AA_FLAGS).
+# Where a preparation's offset comes from: the process-bound states prepared again and again in
+# a few processes, one thing changed at a time (bench/ab/preparation_probe.py, docs/ab.md).
+if wanted probe; then
+  step "preparation probe"
+  mkdir -p "$OUT/probe"
+  within 300 python3 "$root/bench/ab/preparation_probe.py" "$build/bench/bench_preparation_probe" \
+    "$OUT/probe" --processes "${PROBE_PROCESSES:-6}" --preparations "${PROBE_PREPARATIONS:-24}" \
+    ${PROBE_SETUPS:+--setups "$PROBE_SETUPS"} ${PROBE_VARIANTS:+--variants "$PROBE_VARIANTS"} 2>&1 | tee "$OUT/probe/table.md" |
+    grep '^RESULT' | tee -a "$results"
+  note_exit preparation_probe "${PIPESTATUS[0]}"
+  cp "$OUT/probe/table.md" "$OUT/probe/preparations.jsonl" "$final_out/" 2>/dev/null
+fi
+
 if wanted ab; then
   step "kerntime ab"
   OUT="$OUT/ab" AA_RUNS=${AB_AA_RUNS:-2} DETECT_RUNS=${AB_DETECT_RUNS:-3} AA_FLAGS=${AB_AA_FLAGS:-} \
