@@ -74,7 +74,8 @@ export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$root/.deps/lib:/us
 
 step() { echo "== $* ($(($(date +%s) - started)) s)"; }
 # GPU_CHECK_STEPS=tests,session,ab (comma-separated) runs only those parts: tests, bench,
-# session, queue, compare, trust, scale, ncu, pip, do_bench, python, probe, ab. Unset: all.
+# session, queue, compare, trust, scale, ncu, pip, do_bench, python, preparations, probe, ab.
+# Unset: all of them.
 wanted() { [[ -z "${GPU_CHECK_STEPS:-}" || ",$GPU_CHECK_STEPS," == *",$1,"* ]]; }
 
 step "device"
@@ -440,6 +441,36 @@ fi
 # kerntime ab over two programs (docs/ab.md): A/A over the suite AB_AA_RUNS times (default 2) and
 # a 1 % longer spin at ±0.5 % AB_DETECT_RUNS times (default 3); the A/A counts as RESULT lines.
 # AB_AA_FLAGS: more flags for the A/A runs (bench/ab/ab_cli_check.sh's AA_FLAGS).
+# kerntime run with every trial its own preparation (the default) against one preparation for all
+# five: the suite's wall time each way, and each state's spread between preparations
+# (preparation_spread, docs/ab.md "What moves a preparation").
+if wanted preparations; then
+  step "run: preparations"
+  for mode in 5 1 5; do
+    started_run=$(date +%s.%N)
+    within 120 "$build/kerntime" run --preparations "$mode" --json "$OUT/run_prep$mode.json" -q \
+      2>"$OUT/run_prep$mode.err"
+    code=$?
+    wall=$(python3 -c "import sys, time; print(f'{time.time() - float(sys.argv[1]):.1f}')" "$started_run")
+    echo "RESULT run_preparations preparations=$mode exit=$code wall_s=$wall" | tee -a "$results"
+  done
+  python3 - "$OUT/run_prep5.json" <<'PY' | tee -a "$results"
+import json, sys
+try:
+    runs = json.load(open(sys.argv[1]))["runs"]
+except Exception as e:  # a run that wrote nothing said so above
+    print(f"RESULT preparation_spread error={type(e).__name__}")
+    sys.exit(0)
+for run in runs:
+    r = run.get("result") or {}
+    spread = r.get("preparation_spread")
+    if spread is not None:
+        print(f"RESULT preparation_spread state={run['state_name']} "
+              f"latency_us={r['latency_ns'] / 1e3:.4g} preparations={r['preparations']} "
+              f"spread_pct={100 * spread:.3g}")
+PY
+fi
+
 # Where a preparation's offset comes from: the process-bound states prepared again and again in
 # a few processes, one thing changed at a time (bench/ab/preparation_probe.py, docs/ab.md).
 if wanted probe; then

@@ -189,6 +189,14 @@ struct measurement_result {
   // an H200), CUDA events' smallest step between durations; 0 when not known. Every interval
   // includes it (docs/statistics.md).
   double timer_resolution_ns = 0;
+  // How many fresh preparations (inputs allocated, warm-up, timer attached) the trials came
+  // from: 1 for a measurement, more for `kerntime run`'s states (each trial its own preparation
+  // by default) and `kerntime ab`'s sides. With 2 or more, preparation_spread is the standard
+  // deviation of the log of each preparation's time (the clipped mean of its readings of the
+  // headline metric), as a fraction: how far this state moves from one preparation to the next
+  // in one process, a floor under any comparison of it (docs/ab.md, "What moves a preparation").
+  int preparations = 1;
+  std::optional<double> preparation_spread{};
 };
 
 } // namespace kerntime

@@ -222,6 +222,19 @@ class Result:
         return self.measurement.timer_resolution_ns
 
     @property
+    def preparations(self) -> int:
+        """How many fresh preparations the trials came from: 1 for one bench() call, more for a
+        state of `kerntime run` (each trial its own by default) or a side of an A/B run."""
+        return self.measurement.preparations
+
+    @property
+    def preparation_spread(self) -> "float | None":
+        """With 2 or more preparations, the standard deviation of the log of each one's time,
+        as a fraction: how far this work moves from one preparation to the next in a process,
+        the floor under comparing it (docs/ab.md). None with one."""
+        return self.measurement.preparation_spread
+
+    @property
     def wall_seconds(self) -> float:
         """Host wall time of the whole measurement, warmup included."""
         return self.measurement.wall_seconds

@@ -201,7 +201,9 @@ void bind_measurement(py::module_& m) {
                              })
       .def_readonly("flush_bytes", &measurement_result::flush_bytes)
       .def_readonly("flush_median_ns", &measurement_result::flush_median_ns)
-      .def_readonly("timer_resolution_ns", &measurement_result::timer_resolution_ns);
+      .def_readonly("timer_resolution_ns", &measurement_result::timer_resolution_ns)
+      .def_readonly("preparations", &measurement_result::preparations)
+      .def_readonly("preparation_spread", &measurement_result::preparation_spread);
 }
 
 } // namespace

@@ -225,6 +225,7 @@ const std::vector<std::pair<std::string, std::string>>& refused_run_flags() {
                    "bound them with --max-pairs or --max-time"},
       {"--stop-at-ci", "ab stops each state when B/A is decided against --threshold"},
       {"--max-trials", "bound the pairs of trials with --max-pairs"},
+      {"--preparations", "every trial of ab is a fresh preparation already"},
       {"--counters", "profile the states with kerntime run --counters instead"},
       {"--metrics", "profile the states with kerntime run --counters instead"},
       {"--baseline", "ab compares its two programs; compare files with kerntime compare"},

@@ -26,6 +26,7 @@
 #include "cli/launch_choice.hpp"
 #include "cli/merge_command.hpp"
 #include "cli/output_paths.hpp"
+#include "cli/preparations.hpp"
 #include "cli/protocol_flags.hpp"
 #include "cli/report_command.hpp"
 #include "cli/report_files.hpp"
@@ -83,7 +84,8 @@ measure_states_once(const std::vector<std::string>& args, const state_plan& plan
   auto& err = *env.err;
   std::ostream* progress = env.err_is_terminal ? &err : nullptr;
   if (flags.no_isolation || env.worker_program.empty()) {
-    return run_states(plan.states, indices, p, read_run_device(0), progress, !flags.no_session);
+    return run_states(plan.states, indices, p, read_run_device(0), progress, !flags.no_session,
+                      preparations_of(flags, p));
   }
   supervision_request request;
   request.program = env.worker_program;
@@ -282,6 +284,12 @@ void add_run_options(CLI::App& run, run_flags& flags) {
                  "With --stop-at-ci: the most trials (default 100, or --trials if higher)");
   run.add_option(flag(n.max_time), flags.max_time_s,
                  "With --stop-at-ci: seconds after which no trial starts (default 30)");
+  run.add_option("--preparations", flags.preparations,
+                 "Split each state's trials over this many fresh preparations (its inputs "
+                 "allocated, warm-up, timer attached, one after the other), so the trials' spread "
+                 "includes how far a preparation moves the state (preparation_spread in the JSON; "
+                 "docs/ab.md); default: one per trial, 1 with --stop-at-ci")
+      ->type_name("N");
   run.add_option("--cuda-graph", flags.cuda_graph,
                  "Capture the work once per input set into a CUDA graph and launch the graph "
                  "each iteration (the flush stays outside it); both: measure every state both "
@@ -335,6 +343,7 @@ int run_measurements(const CLI::App& run, run_flags& flags, const selection_flag
       flags.cuda_graph ? parse_launch_choice(*flags.cuda_graph) : launch_choice::stream;
   flags.trial.protocol.cuda_graph = launches == launch_choice::graph;
   const protocol p = parse_protocol(flags.trial.protocol, flag_names);
+  (void)preparations_of(flags, p); // refused here, before a worker starts
   const auto shard = shard_of(run_selection);
   const state_plan plan = launches == launch_choice::both
                               ? split_by_launch(make_plan(registry, run_selection))
@@ -342,7 +351,8 @@ int run_measurements(const CLI::App& run, run_flags& flags, const selection_flag
   if (const char* channel = std::getenv(worker_channel_variable)) {
     const std::string text = channel;
     ::unsetenv(worker_channel_variable); // not for the benchmarks' own child processes
-    return serve_as_worker(text, plan.states, p, env, !flags.no_session);
+    return serve_as_worker(text, plan.states, p, env, !flags.no_session,
+                           preparations_of(flags, p));
   }
   return run_benchmarks(args, plan, p, flags, shard, env);
 }

@@ -27,6 +27,9 @@ struct run_flags {
   long long max_trials = 0;
   double max_time_s = 0;
   std::optional<std::string> cuda_graph; // given: "" (the flag alone), on, off or both
+  // Fresh preparations per state, the trials split over them; not given: one per trial (one in
+  // all with --stop-at-ci).
+  std::optional<long long> preparations;
   report_file_flags reports;
   roofline_flags roofline;                // --peaks, --calibration
   std::string baseline;                   // compare the run with this kerntime JSON

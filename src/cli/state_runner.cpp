@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/preparations.hpp"
 #include "kerntime/benchmark.hpp"
 #include "kerntime/session.hpp"
 
@@ -71,9 +72,11 @@ benchmark_run run_one(const planned_state& planned, const protocol& p) {
 } // namespace
 
 benchmark_run run_state(const std::vector<planned_state>& plan, std::size_t plan_index,
-                        const protocol& p) {
+                        const protocol& p, int preparations) {
   const auto start = clock_type::now();
-  benchmark_run run = run_one(plan.at(plan_index), p);
+  const planned_state& planned = plan.at(plan_index);
+  benchmark_run run = run_in_preparations(
+      p, preparations, [&planned](const protocol& each) { return run_one(planned, each); });
   run.wall_seconds = seconds_since(start);
   run.plan_index = plan_index;
   return run;
@@ -91,7 +94,8 @@ bool context_unusable() {
 std::vector<benchmark_run> run_states(const std::vector<planned_state>& plan,
                                       const std::vector<std::size_t>& plan_indices,
                                       const protocol& p, const std::optional<run_device>& device,
-                                      std::ostream* progress, bool hold_session) {
+                                      std::ostream* progress, bool hold_session,
+                                      int preparations) {
   std::vector<benchmark_run> runs;
   runs.reserve(plan_indices.size());
   // CUPTI stays initialised and the flush buffer kept from state to state (kerntime/session.hpp).
@@ -107,7 +111,7 @@ std::vector<benchmark_run> run_states(const std::vector<planned_state>& plan,
                                plan.at(plan_indices[i]).name)
                 << std::flush;
     }
-    runs.push_back(run_state(plan, plan_indices[i], p));
+    runs.push_back(run_state(plan, plan_indices[i], p, preparations));
     runs.back().device = device;
     if (progress) {
       *progress << fmt::format(" {} in {:.2f} s, {:.2f} s elapsed\n", to_string(runs.back().status),

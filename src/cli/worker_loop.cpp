@@ -167,7 +167,8 @@ int device_number() {
 } // namespace
 
 int serve_as_worker(std::string_view channel_text, const std::vector<planned_state>& plan,
-                    const protocol& asked, const cli_environment& env, bool hold_session) {
+                    const protocol& asked, const cli_environment& env, bool hold_session,
+                    int preparations) {
   // run --counters: the supervisor says which phase this worker serves (cli/counter_phase.hpp).
   protocol p = asked;
   if (const char* phase_text = std::getenv(counter_phase_variable)) {
@@ -247,7 +248,7 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
       }
       pad.emplace(draw);
     }
-    benchmark_run run = run_state(plan, request->plan_index, p);
+    benchmark_run run = run_state(plan, request->plan_index, p, preparations);
     pad.reset();
     run.device = device;
     if (run.result) {

@@ -23,8 +23,9 @@ inline constexpr const char* vary_flush_too = "all";
 
 // `channel`: the value of KERNTIME_WORKER_CHANNEL ("IN,OUT" descriptors). Returns the exit code.
 // `hold_session`: CUPTI stays initialised for all the states it runs (kerntime/session.hpp).
+// `preparations`: each state's trials split over that many fresh preparations (run_state).
 [[nodiscard]] int serve_as_worker(std::string_view channel, const std::vector<planned_state>& plan,
                                   const protocol& p, const cli_environment& env,
-                                  bool hold_session = true);
+                                  bool hold_session = true, int preparations = 1);
 
 } // namespace kerntime::detail

@@ -1,12 +1,14 @@
 #include "compare/pooled_result.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "compare/ab_comparison.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/statistics.hpp"
 #include "measure/summarise_measurement.hpp"
@@ -70,6 +72,29 @@ void add_work(work_behaviour& total, const work_behaviour& w) {
   }
 }
 
+} // namespace
+
+std::optional<double> spread_of_preparations(const std::vector<double>& times_ns) {
+  if (times_ns.size() < 2) {
+    return std::nullopt;
+  }
+  double mean = 0;
+  for (const double t : times_ns) {
+    if (!(t > 0) || !std::isfinite(t)) {
+      return std::nullopt;
+    }
+    mean += std::log(t);
+  }
+  mean /= static_cast<double>(times_ns.size());
+  double squares = 0;
+  for (const double t : times_ns) {
+    squares += (std::log(t) - mean) * (std::log(t) - mean);
+  }
+  return std::sqrt(squares / static_cast<double>(times_ns.size() - 1));
+}
+
+namespace {
+
 void add_phases(host_phases& total, const host_phases& p) {
   for (const auto& [name, member] : host_phase_names) {
     total.*member += p.*member;
@@ -115,14 +140,19 @@ measurement_result pool_preparations(const std::vector<const measurement_result*
                   .settled = first.stopping.warmup_settled};
   facts.telemetry = first.telemetry;
   facts.energy_not_read = fmt::format(
-      "pooled from {}, each of which read energy over its own trial (too short for NVML's "
-      "counter); measure energy with kerntime run",
+      "pooled from {}, each of which read energy over its own trials (too short for NVML's "
+      "counter); measure energy in one preparation (kerntime run --preparations 1)",
       counted(preparations.size(), "preparation"));
   measurement_result r = summarise(std::move(timed), p, std::move(facts));
+  std::vector<double> times;
+  r.preparations = 0;
   for (const auto* each : preparations) { // the host time, stamped after as for any measurement
     add_phases(r.phases, each->phases);
     r.wall_seconds += each->wall_seconds;
+    r.preparations += each->preparations;
+    times.push_back(preparation_time_ns(*each));
   }
+  r.preparation_spread = spread_of_preparations(times);
   return r;
 }
 

@@ -4,6 +4,7 @@
 // result set holds one result per state all the same, pooled from those preparations, so
 // `kerntime compare`, `report` and `merge` read it like any run's.
 
+#include <optional>
 #include <vector>
 
 #include "kerntime/result.hpp"
@@ -15,8 +16,13 @@ namespace kerntime::detail {
 // preparations, the first preparation's trace and device, the host phases and wall time summed,
 // each warning once; closed by summarise() like any measurement. Energy is not pooled (each
 // preparation's NVML window is its own): it is unavailable, saying so.
+// It counts the preparations and gives their spread (measurement_result::preparation_spread).
 // Throws kerntime::invalid_argument when given no preparation.
 [[nodiscard]] measurement_result
 pool_preparations(const std::vector<const measurement_result*>& preparations);
+
+// The standard deviation of the logs of preparations' times (sample, n - 1): a fraction of the
+// time. Empty for fewer than 2 times, or a time that is not positive and finite.
+[[nodiscard]] std::optional<double> spread_of_preparations(const std::vector<double>& times_ns);
 
 } // namespace kerntime::detail

@@ -122,6 +122,11 @@ void print_state_table(std::ostream& out, const detail::benchmark_group& group,
     header.emplace_back(column);
     numeric.push_back(true);
   }
+  if (columns.preparation) {
+    // How far the state moves from one fresh preparation to the next: a floor under comparing it.
+    header.emplace_back("between preparations");
+    numeric.push_back(true);
+  }
   if (columns.flops) {
     header.emplace_back("TFLOP/s");
     numeric.push_back(true);
@@ -165,6 +170,10 @@ void print_state_table(std::ostream& out, const detail::benchmark_group& group,
       cells.push_back(detail::human_duration(r.latency_ns));
       cells.push_back(detail::human_duration(r.stats.stdev));
       cells.push_back(detail::percent(r.stats.cv));
+      if (columns.preparation) {
+        cells.push_back(r.preparation_spread ? "±" + detail::percent(*r.preparation_spread)
+                                             : std::string(no_value));
+      }
       if (columns.flops) {
         cells.push_back(optional_number(detail::tflop_per_second(*run)));
       }

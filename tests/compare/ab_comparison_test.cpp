@@ -370,6 +370,41 @@ TEST(pooled_result, a_preparation_timed_with_events_makes_the_pool_events_timed_
   EXPECT_EQ(pooled.stopping.warmup_iterations, 40);
 }
 
+TEST(pooled_result, counts_the_preparations_and_gives_the_sd_of_their_log_times) {
+  std::vector<measurement_result> runs{preparation(1000), preparation(1100), preparation(1300)};
+  const auto pooled = pool_preparations({&runs[0], &runs[1], &runs[2]});
+  EXPECT_EQ(pooled.preparations, 3);
+  const double mean = (std::log(1000.0) + std::log(1100.0) + std::log(1300.0)) / 3;
+  const double sd = std::sqrt((std::pow(std::log(1000.0) - mean, 2) +
+                               std::pow(std::log(1100.0) - mean, 2) +
+                               std::pow(std::log(1300.0) - mean, 2)) /
+                              2);
+  ASSERT_TRUE(pooled.preparation_spread.has_value());
+  EXPECT_NEAR(*pooled.preparation_spread, sd, 1e-12);
+  // A pool of pools counts every preparation; one preparation has no spread.
+  const auto again = pool_preparations({&pooled, &runs[0]});
+  EXPECT_EQ(again.preparations, 4);
+  EXPECT_FALSE(pool_preparations({&runs[0]}).preparation_spread.has_value());
+  EXPECT_EQ(pool_preparations({&runs[0]}).preparations, 1);
+}
+
+TEST(pooled_result, the_spread_reads_each_preparations_clipped_mean_not_a_stray_iteration) {
+  std::vector<measurement_result> runs{preparation(1000), preparation(1000)};
+  runs[1].trials[0].iterations[2] = {.span_ns = 90'000, .busy_ns = 90'000};
+  const auto pooled = pool_preparations({&runs[0], &runs[1]});
+  ASSERT_TRUE(pooled.preparation_spread.has_value());
+  EXPECT_DOUBLE_EQ(*pooled.preparation_spread, 0);
+}
+
+TEST(pooled_result, spread_of_preparations_needs_two_positive_times) {
+  EXPECT_FALSE(spread_of_preparations({}).has_value());
+  EXPECT_FALSE(spread_of_preparations({1000}).has_value());
+  EXPECT_FALSE(spread_of_preparations({1000, 0}).has_value());
+  EXPECT_FALSE(spread_of_preparations({1000, std::nan("")}).has_value());
+  EXPECT_NEAR(*spread_of_preparations({1000, 1000 * std::exp(0.02)}), 0.02 / std::sqrt(2.0),
+              1e-12);
+}
+
 TEST(pooled_result, no_preparation_is_refused) {
   EXPECT_THROW((void)pool_preparations({}), invalid_argument);
 }

@@ -126,5 +126,34 @@ TEST(ResultReader, TheCuptiModeIsReadBackAndAFileWithoutItReadsAsSubscribed) {
   EXPECT_EQ(parse_result_set(document.dump(), "old.json").runs[0].result->cupti, cupti_mode::none);
 }
 
+TEST(ResultReader, PreparationsAndTheirSpreadAreReadBackAndAnOlderFileHadOne) {
+  auto document = written();
+  bool seen = false;
+  for (json& run : document.at("runs")) {
+    if (!run.at("result").is_null() && run.at("result").at("preparations") == 2) {
+      seen = true;
+      EXPECT_DOUBLE_EQ(run.at("result").at("preparation_spread").get<double>(), 0.0125);
+    }
+  }
+  ASSERT_TRUE(seen) << "the sample runs hold a result of two preparations";
+  const result_set set = parse_result_set(document.dump(), "written.json");
+  int pooled = 0;
+  for (const auto& run : set.runs) {
+    if (run.result && run.result->preparations == 2) {
+      ++pooled;
+      EXPECT_EQ(run.result->preparation_spread, 0.0125);
+    }
+  }
+  EXPECT_GE(pooled, 1);
+  json& result = document.at("runs").at(0).at("result");
+  result.erase("preparations"); // written before the fields existed
+  result.erase("preparation_spread");
+  const auto old = parse_result_set(document.dump(), "old.json");
+  EXPECT_EQ(old.runs[0].result->preparations, 1);
+  EXPECT_FALSE(old.runs[0].result->preparation_spread.has_value());
+  result["preparations"] = 0;
+  EXPECT_NE(refusal(document).find("\"preparations\" is 0"), std::string::npos) << refusal(document);
+}
+
 } // namespace
 } // namespace kerntime::test

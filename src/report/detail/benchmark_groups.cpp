@@ -35,6 +35,7 @@ optional_columns columns_of(const benchmark_group& group, std::span<const benchm
     c.sol = c.sol || run.sol.has_value();
     c.achievable = c.achievable || (run.sol && run.sol->achievable);
     c.energy = c.energy || (run.result && run.result->energy.available);
+    c.preparation = c.preparation || (run.result && run.result->preparation_spread);
     c.launch = c.launch || (!launch_axis && run.result &&
                             run.result->protocol_used.launch == launch_mode::graph);
   }

@@ -28,6 +28,7 @@ struct optional_columns {
   bool achievable = false; // the share of the calibrated peaks
   bool energy = false;     // energy per iteration and power
   bool launch = false;     // graph launches, unless a --cuda-graph=both axis already names them
+  bool preparation = false; // the spread between preparations (2 or more of them)
 };
 
 [[nodiscard]] optional_columns columns_of(const benchmark_group& group,

@@ -308,7 +308,9 @@ json result_to_json(const measurement_result& r) {
           {"host_phases_seconds", host_phases_to_json(r.phases)},
           {"flush_bytes", r.flush_bytes},
           {"flush_median_ns", r.flush_median_ns},
-          {"timer_resolution_ns", r.timer_resolution_ns}};
+          {"timer_resolution_ns", r.timer_resolution_ns},
+          {"preparations", r.preparations},
+          {"preparation_spread", optional_value(r.preparation_spread)}};
 }
 
 json run_to_json(const benchmark_run& run) {
