@@ -29,8 +29,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -168,22 +168,21 @@ constexpr std::size_t small_elements = 65536;
 
 std::vector<state_kind> state_kinds() {
   std::vector<state_kind> kinds;
-  kinds.push_back({"reduce_sum/T=float/elements=65536", small_elements * sizeof(float),
-                   sizeof(float), [](prepared& p, std::size_t) {
-                     check(cub::DeviceReduce::Sum(nullptr, p.temp_bytes,
-                                                  static_cast<float*>(p.inputs[0]->p),
-                                                  static_cast<float*>(p.outputs[0]->p),
-                                                  static_cast<std::int64_t>(small_elements)),
-                           "temp size");
-                     p.temp = std::make_unique<allocation>(p.temp_bytes);
-                     p.work = [&p](cudaStream_t stream, int set) {
-                       std::size_t bytes = p.temp_bytes;
-                       (void)cub::DeviceReduce::Sum(
-                           p.temp->p, bytes, static_cast<float*>(p.inputs[set]->p),
-                           static_cast<float*>(p.outputs[set]->p),
-                           static_cast<std::int64_t>(small_elements), stream);
-                     };
-                   }});
+  kinds.push_back(
+      {"reduce_sum/T=float/elements=65536", small_elements * sizeof(float), sizeof(float),
+       [](prepared& p, std::size_t) {
+         check(cub::DeviceReduce::Sum(nullptr, p.temp_bytes, static_cast<float*>(p.inputs[0]->p),
+                                      static_cast<float*>(p.outputs[0]->p),
+                                      static_cast<std::int64_t>(small_elements)),
+               "temp size");
+         p.temp = std::make_unique<allocation>(p.temp_bytes);
+         p.work = [&p](cudaStream_t stream, int set) {
+           std::size_t bytes = p.temp_bytes;
+           (void)cub::DeviceReduce::Sum(p.temp->p, bytes, static_cast<float*>(p.inputs[set]->p),
+                                        static_cast<float*>(p.outputs[set]->p),
+                                        static_cast<std::int64_t>(small_elements), stream);
+         };
+       }});
   kinds.push_back({"radix_sort/elements=65536", small_elements * sizeof(std::uint32_t),
                    small_elements * sizeof(std::uint32_t), [](prepared& p, std::size_t) {
                      check(cub::DeviceRadixSort::SortKeys(
@@ -203,8 +202,7 @@ std::vector<state_kind> state_kinds() {
   for (int kernels : {1, 16}) {
     kinds.push_back({"tiny_kernel/kernels=" + std::to_string(kernels), sizeof(int), 0,
                      [kernels](prepared& p, std::size_t copy) {
-                       p.smid_log =
-                           std::make_unique<allocation>(smid_log_size * sizeof(unsigned));
+                       p.smid_log = std::make_unique<allocation>(smid_log_size * sizeof(unsigned));
                        const increment_function kernel =
                            copy == 0 ? increment_kernel : increment_copies[(copy - 1) % 8];
                        p.work = [&p, kernels, kernel](cudaStream_t stream, int set) {
@@ -215,8 +213,7 @@ std::vector<state_kind> state_kinds() {
                        };
                      }});
   }
-  kinds.push_back({"tiny_kernel/kernels=16/stamped", sizeof(int), 0,
-                   [](prepared& p, std::size_t) {
+  kinds.push_back({"tiny_kernel/kernels=16/stamped", sizeof(int), 0, [](prepared& p, std::size_t) {
                      p.smid_log = std::make_unique<allocation>(smid_log_size * 16);
                      p.work = [&p](cudaStream_t stream, int set) {
                        for (int k = 0; k < 16; ++k) {
@@ -295,8 +292,7 @@ std::unique_ptr<prepared> prepare(const state_kind& kind, const setup& s, std::m
       p->pads.push_back(std::make_unique<allocation>(drawn_pad(draw, 8)));
     }
     p->inputs.push_back(std::make_unique<allocation>(std::max<std::size_t>(kind.input_bytes, 4)));
-    p->outputs.push_back(
-        std::make_unique<allocation>(std::max<std::size_t>(kind.output_bytes, 4)));
+    p->outputs.push_back(std::make_unique<allocation>(std::max<std::size_t>(kind.output_bytes, 4)));
     if (kind.input_bytes >= 4) {
       fill_kernel<<<64, 256>>>(static_cast<std::uint32_t*>(p->inputs.back()->p),
                                kind.input_bytes / 4, static_cast<std::uint32_t>(i));
@@ -322,8 +318,8 @@ std::unique_ptr<prepared> prepare(const state_kind& kind, const setup& s, std::m
 
 int main(int argc, char** argv) {
   int preparations = 24;
-  std::vector<std::string> setups{"pad", "nopad", "kept", "fixedpad", "flushnew",
-                                  "sets1", "spread16", "hot"};
+  std::vector<std::string> setups{"pad",      "nopad", "kept",     "fixedpad",
+                                  "flushnew", "sets1", "spread16", "hot"};
   std::string only_state;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
@@ -368,8 +364,8 @@ int main(int argc, char** argv) {
       }
     }
   }
-  std::mt19937_64 draw(static_cast<std::uint64_t>(
-      std::chrono::steady_clock::now().time_since_epoch().count()));
+  std::mt19937_64 draw(
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
   std::shuffle(order.begin(), order.end(), draw);
   std::map<std::pair<std::size_t, std::size_t>, int> visits;
   std::map<std::size_t, std::unique_ptr<prepared>> kept; // per state, for `kept`
@@ -473,7 +469,8 @@ int main(int argc, char** argv) {
     }
     const auto& tel = r.trials.at(0).telemetry;
     std::printf("{\"pid\":%ld,\"setup\":\"%s\",\"state\":\"%s\",\"visit\":%d,\"input\":%llu,"
-                "\"clipped_mean\":%.3f,\"busy\":%.3f,\"inside\":%.3f,\"median\":%.3f,\"reading_sd\":%.3f,\"n\":%zu,"
+                "\"clipped_mean\":%.3f,\"busy\":%.3f,\"inside\":%.3f,\"median\":%.3f,\"reading_"
+                "sd\":%.3f,\"n\":%zu,"
                 "\"step\":%.1f,\"sm_clock_mhz\":%.1f,\"sms\":{%s}}\n",
                 pid, setups[v.setup].c_str(), kind.name.c_str(), n,
                 static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(p->inputs[0]->p)),

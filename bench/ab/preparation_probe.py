@@ -54,7 +54,8 @@ def analyse(rows):
     busy_by_pid = collections.defaultdict(list)
     for r in rows:
         logs_by_pid[r["pid"]].append(math.log(r["clipped_mean"]))
-        busy_by_pid[r["pid"]].append(math.log(r["busy"]))
+        if r.get("busy"):  # files of the first version of the probe have no busy time
+            busy_by_pid[r["pid"]].append(math.log(r["busy"]))
     groups = list(logs_by_pid.values())
     within = pooled_sd(groups)
     out = {
@@ -63,7 +64,7 @@ def analyse(rows):
         "trial": 100 * statistics.median(r["reading_sd"] / math.sqrt(r["n"]) / r["clipped_mean"]
                                          for r in rows),
         "between": 100 * within,
-        "busy_between": 100 * pooled_sd(busy_by_pid.values()),
+        "busy_between": 100 * pooled_sd(busy_by_pid.values()) if busy_by_pid else float("nan"),
     }
     if all(r.get("inside", 0) > 0 for r in rows):  # the stamped kernels: the GPU's own span
         inside_by_pid = collections.defaultdict(list)

@@ -35,8 +35,9 @@ int preparations_of(const run_flags& flags, const protocol& p) {
   return static_cast<int>(n);
 }
 
-benchmark_run run_in_preparations(const protocol& p, int preparations,
-                                  const std::function<benchmark_run(const protocol&)>& prepare_once) {
+benchmark_run
+run_in_preparations(const protocol& p, int preparations,
+                    const std::function<benchmark_run(const protocol&)>& prepare_once) {
   const int count = std::min(preparations, p.trials);
   if (count <= 1 || p.stop_at_ci || p.counters || p.counters_only) {
     return prepare_once(p);

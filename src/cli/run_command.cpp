@@ -351,8 +351,7 @@ int run_measurements(const CLI::App& run, run_flags& flags, const selection_flag
   if (const char* channel = std::getenv(worker_channel_variable)) {
     const std::string text = channel;
     ::unsetenv(worker_channel_variable); // not for the benchmarks' own child processes
-    return serve_as_worker(text, plan.states, p, env, !flags.no_session,
-                           preparations_of(flags, p));
+    return serve_as_worker(text, plan.states, p, env, !flags.no_session, preparations_of(flags, p));
   }
   return run_benchmarks(args, plan, p, flags, shard, env);
 }

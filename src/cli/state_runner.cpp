@@ -94,8 +94,7 @@ bool context_unusable() {
 std::vector<benchmark_run> run_states(const std::vector<planned_state>& plan,
                                       const std::vector<std::size_t>& plan_indices,
                                       const protocol& p, const std::optional<run_device>& device,
-                                      std::ostream* progress, bool hold_session,
-                                      int preparations) {
+                                      std::ostream* progress, bool hold_session, int preparations) {
   std::vector<benchmark_run> runs;
   runs.reserve(plan_indices.size());
   // CUPTI stays initialised and the flush buffer kept from state to state (kerntime/session.hpp).

@@ -112,9 +112,9 @@ TEST(preparations, a_later_preparation_that_fails_fails_the_state_with_its_own_m
 TEST(preparations, one_preparation_a_stopping_rule_or_a_counter_pass_calls_once_unchanged) {
   protocol p;
   p.trials = 5;
-  for (auto change : {+[](protocol&) {}, +[](protocol& q) { q.stop_at_ci = 1.0; },
-                      +[](protocol& q) { q.counters = true; },
-                      +[](protocol& q) { q.counters_only = true; }}) {
+  for (auto change :
+       {+[](protocol&) {}, +[](protocol& q) { q.stop_at_ci = 1.0; },
+        +[](protocol& q) { q.counters = true; }, +[](protocol& q) { q.counters_only = true; }}) {
     protocol asked = p;
     change(asked);
     const int preparations = asked.stop_at_ci || asked.counters || asked.counters_only ? 5 : 1;

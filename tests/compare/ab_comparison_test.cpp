@@ -375,10 +375,10 @@ TEST(pooled_result, counts_the_preparations_and_gives_the_sd_of_their_log_times)
   const auto pooled = pool_preparations({&runs[0], &runs[1], &runs[2]});
   EXPECT_EQ(pooled.preparations, 3);
   const double mean = (std::log(1000.0) + std::log(1100.0) + std::log(1300.0)) / 3;
-  const double sd = std::sqrt((std::pow(std::log(1000.0) - mean, 2) +
-                               std::pow(std::log(1100.0) - mean, 2) +
-                               std::pow(std::log(1300.0) - mean, 2)) /
-                              2);
+  const double sd =
+      std::sqrt((std::pow(std::log(1000.0) - mean, 2) + std::pow(std::log(1100.0) - mean, 2) +
+                 std::pow(std::log(1300.0) - mean, 2)) /
+                2);
   ASSERT_TRUE(pooled.preparation_spread.has_value());
   EXPECT_NEAR(*pooled.preparation_spread, sd, 1e-12);
   // A pool of pools counts every preparation; one preparation has no spread.
@@ -401,8 +401,7 @@ TEST(pooled_result, spread_of_preparations_needs_two_positive_times) {
   EXPECT_FALSE(spread_of_preparations({1000}).has_value());
   EXPECT_FALSE(spread_of_preparations({1000, 0}).has_value());
   EXPECT_FALSE(spread_of_preparations({1000, std::nan("")}).has_value());
-  EXPECT_NEAR(*spread_of_preparations({1000, 1000 * std::exp(0.02)}), 0.02 / std::sqrt(2.0),
-              1e-12);
+  EXPECT_NEAR(*spread_of_preparations({1000, 1000 * std::exp(0.02)}), 0.02 / std::sqrt(2.0), 1e-12);
 }
 
 TEST(pooled_result, no_preparation_is_refused) {

@@ -152,7 +152,8 @@ TEST(ResultReader, PreparationsAndTheirSpreadAreReadBackAndAnOlderFileHadOne) {
   EXPECT_EQ(old.runs[0].result->preparations, 1);
   EXPECT_FALSE(old.runs[0].result->preparation_spread.has_value());
   result["preparations"] = 0;
-  EXPECT_NE(refusal(document).find("\"preparations\" is 0"), std::string::npos) << refusal(document);
+  EXPECT_NE(refusal(document).find("\"preparations\" is 0"), std::string::npos)
+      << refusal(document);
 }
 
 } // namespace

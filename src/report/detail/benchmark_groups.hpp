@@ -22,12 +22,12 @@ struct benchmark_group {
 
 // The columns a benchmark's table shows only when some state has them.
 struct optional_columns {
-  bool flops = false;      // declared FLOPs: TFLOP/s
-  bool bytes = false;      // declared bytes: GB/s
-  bool sol = false;        // speed of light
-  bool achievable = false; // the share of the calibrated peaks
-  bool energy = false;     // energy per iteration and power
-  bool launch = false;     // graph launches, unless a --cuda-graph=both axis already names them
+  bool flops = false;       // declared FLOPs: TFLOP/s
+  bool bytes = false;       // declared bytes: GB/s
+  bool sol = false;         // speed of light
+  bool achievable = false;  // the share of the calibrated peaks
+  bool energy = false;      // energy per iteration and power
+  bool launch = false;      // graph launches, unless a --cuda-graph=both axis already names them
   bool preparation = false; // the spread between preparations (2 or more of them)
 };
 

@@ -407,8 +407,8 @@ measurement_result result_of(json_value j, bool with_trace) {
   // Files written before preparations were counted came from one each.
   r.preparations = read_added_later<int>(j, "preparations").value_or(1);
   if (r.preparations < 1) {
-    throw invalid_argument(fmt::format("\"preparations\" is {}; a result comes from at least 1",
-                                       r.preparations));
+    throw invalid_argument(
+        fmt::format("\"preparations\" is {}; a result comes from at least 1", r.preparations));
   }
   r.preparation_spread = read_added_later<double>(j, "preparation_spread");
   r.stopping = stopping_of(j, r);
