@@ -446,7 +446,7 @@ fi
 # (preparation_spread, docs/ab.md "What moves a preparation").
 if wanted preparations; then
   step "run: preparations"
-  for mode in 5 1 5; do
+  for mode in 5 1; do
     started_run=$(date +%s.%N)
     within 120 "$build/kerntime" run --preparations "$mode" --json "$OUT/run_prep$mode.json" -q \
       2>"$OUT/run_prep$mode.err"
