@@ -253,6 +253,17 @@ state_comparison compare_state(const std::string& name, const side& base, const 
       s.notes.push_back(fmt::format("{} throttled: {}", label, throttled));
     }
   }
+  // A state that moves between preparations by half the band or more: its trials are
+  // preparations, so the interval holds that spread; say how wide it is, and what it leaves out.
+  for (const auto& [label, which] : {std::pair{"base", &base}, std::pair{"new", &changed}}) {
+    if (const auto spread = which->preparation_spread(); spread && spread->first >= s.band / 2) {
+      s.notes.push_back(fmt::format(
+          "{}: its {} preparations spread by {:.2f} % (one SD), which the interval holds; a "
+          "fresh process moves such a state further (docs/ab.md, \"What moves a "
+          "preparation\"): compare several runs per side, or use kerntime ab",
+          label, spread->second, 100 * spread->first));
+    }
+  }
   if (base.all_cupti() && changed.all_cupti()) {
     s.kernels = kernel_changes(base, changed);
   } else {

@@ -138,4 +138,14 @@ verdict verdict_of(double low, double high, double band) {
   return verdict::inconclusive;
 }
 
+std::optional<std::pair<double, int>> side::preparation_spread() const {
+  std::optional<std::pair<double, int>> widest;
+  for (const auto* r : runs) {
+    if (r->preparation_spread && (!widest || *r->preparation_spread > widest->first)) {
+      widest = std::pair{*r->preparation_spread, r->preparations};
+    }
+  }
+  return widest;
+}
+
 } // namespace kerntime::detail

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kerntime/compare.hpp"
@@ -34,6 +35,9 @@ struct side {
   // The coarsest timer step of the side's runs (0: none known).
   [[nodiscard]] double timer_resolution_ns() const;
   [[nodiscard]] bool all_cupti() const;
+  // The widest spread between preparations among its runs (measurement_result::
+  // preparation_spread), with their preparations; empty when no run has one.
+  [[nodiscard]] std::optional<std::pair<double, int>> preparation_spread() const;
 };
 
 // Every kernel of either side with its mean per iteration per side (averaged over the side's

@@ -282,6 +282,30 @@ TEST(compare, a_hot_l2_state_gets_the_between_run_floor_unless_runs_are_the_unit
   EXPECT_DOUBLE_EQ(find(compare(bases, changes), spin).band, 0.02);
 }
 
+TEST(compare, a_spread_between_preparations_of_half_the_band_or_more_is_said_per_side) {
+  auto base = h200_run(1);
+  auto changed = h200_run(2);
+  result_of(base, spin).preparations = 5;
+  result_of(base, spin).preparation_spread = 0.021;
+  result_of(changed, spin).preparations = 5;
+  result_of(changed, spin).preparation_spread = 0.004; // under half the 2 % band: not said
+  result_of(changed, gemm).preparations = 5;
+  result_of(changed, gemm).preparation_spread = 0.0005;
+  const comparison c = compare_one(base, changed);
+  ASSERT_DOUBLE_EQ(find(c, spin).band, 0.02); // the default threshold: no floor of its own
+  const auto& notes = find(c, spin).notes;
+  const auto said = [&](const std::string& start) {
+    return std::count_if(notes.begin(), notes.end(),
+                         [&](const std::string& n) { return n.rfind(start, 0) == 0; });
+  };
+  EXPECT_EQ(said("base: its 5 preparations spread by 2.10 % (one SD)"), 1)
+      << ::testing::PrintToString(notes);
+  EXPECT_EQ(said("new: its"), 0) << ::testing::PrintToString(notes);
+  for (const auto& note : find(c, gemm).notes) {
+    EXPECT_EQ(note.find("preparations spread"), std::string::npos) << note;
+  }
+}
+
 TEST(compare, states_on_one_side_only_are_listed_never_dropped) {
   auto base = h200_run(1);
   auto changed = h200_run(2);
