@@ -88,7 +88,7 @@ if copy:
 IDLE_W = 90.0  # `kerntime info` on the idle H200: 78-86 W
 energy_json = folder / "energy.json"
 done, _ = run("energy", "run", "--filter", f"^{GEMM}$", "--json", str(energy_json), "-q",
-              "--trials", "3", "--repeat", "8000")
+              "--trials", "3", "--repeat", "8000", "--preparations", "1")
 expect(done.returncode == 0, f"energy run exited {done.returncode}: {done.stderr.strip()}")
 result = json.loads(energy_json.read_text())["runs"][0]["result"]
 energy = result["energy"]
