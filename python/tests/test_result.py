@@ -132,6 +132,29 @@ def test_load_gives_each_measured_state_of_a_kerntime_json_as_bench_returns_it()
     assert list(results)[0] == "copy/bytes=1048576/l2=cold"  # the file's order
 
 
+def test_one_measurement_is_one_preparation_with_no_spread(result):
+    assert result.preparations == 1
+    assert result.preparation_spread is None
+    assert result.to_dict()["preparations"] == 1
+    assert result.to_dict()["preparation_spread"] is None
+
+
+def test_preparations_and_their_spread_read_back_from_a_run_file(tmp_path):
+    if not hasattr(_kerntime, "read_result_set"):
+        pytest.skip("this build of kerntime has no compare (the reader's binding)")
+    data = pathlib.Path(__file__).resolve().parents[2] / "tests" / "report" / "data"
+    document = json.loads((data / "h200-suite.json").read_text())
+    edited = next(run for run in document["runs"] if run["state_name"] == "gemm_bf16/size=4096")
+    edited["result"]["preparations"] = 5
+    edited["result"]["preparation_spread"] = 0.0213
+    path = tmp_path / "pooled.json"
+    path.write_text(json.dumps(document))
+    results = kerntime.load(path)
+    assert results["gemm_bf16/size=4096"].preparations == 5
+    assert results["gemm_bf16/size=4096"].preparation_spread == pytest.approx(0.0213)
+    assert results["copy/bytes=1048576/l2=cold"].preparations == 1  # written before the field
+
+
 def test_load_of_a_file_that_is_not_a_result_set_names_the_file():
     if not hasattr(_kerntime, "read_result_set"):
         pytest.skip("this build of kerntime has no compare (the reader's binding)")
