@@ -95,6 +95,31 @@ std::optional<double> spread_of_preparations(const std::vector<double>& times_ns
 
 namespace {
 
+// Where every preparation read energy over its own window (each long enough for NVML's counter),
+// their sum: the joules over the iterations, over the seconds. Else `not_read`, which says why.
+energy_summary pooled_energy(const std::vector<const measurement_result*>& preparations,
+                             const energy_summary& not_read) {
+  double joules = 0;
+  double seconds = 0;
+  std::size_t iterations = 0;
+  for (const auto* r : preparations) {
+    const energy_summary& e = r->energy;
+    if (!e.available || !e.joules_per_iteration || !e.window_s || e.window_iterations == 0) {
+      return not_read;
+    }
+    joules += *e.joules_per_iteration * static_cast<double>(e.window_iterations);
+    seconds += *e.window_s;
+    iterations += e.window_iterations;
+  }
+  energy_summary e;
+  e.available = true;
+  e.joules_per_iteration = joules / static_cast<double>(iterations);
+  e.average_watts = joules / seconds;
+  e.window_s = seconds;
+  e.window_iterations = iterations;
+  return e;
+}
+
 void add_phases(host_phases& total, const host_phases& p) {
   for (const auto& [name, member] : host_phase_names) {
     total.*member += p.*member;
@@ -140,8 +165,8 @@ measurement_result pool_preparations(const std::vector<const measurement_result*
                   .settled = first.stopping.warmup_settled};
   facts.telemetry = first.telemetry;
   facts.energy_not_read = fmt::format(
-      "pooled from {}, each of which read energy over its own trials (too short for NVML's "
-      "counter); measure energy in one preparation (kerntime run --preparations 1)",
+      "pooled from {}, not each of which read energy over its own trials (NVML's counter needs "
+      "at least 2 s of them); measure energy in one preparation (kerntime run --preparations 1)",
       counted(preparations.size(), "preparation"));
   measurement_result r = summarise(std::move(timed), p, std::move(facts));
   std::vector<double> times;
@@ -153,6 +178,7 @@ measurement_result pool_preparations(const std::vector<const measurement_result*
     times.push_back(preparation_time_ns(*each));
   }
   r.preparation_spread = spread_of_preparations(times);
+  r.energy = pooled_energy(preparations, r.energy);
   return r;
 }
 

@@ -14,8 +14,9 @@ namespace kerntime::detail {
 // The trials of every preparation, in the order they ran, summarised as one measurement: the
 // statistics over every iteration, a trial per preparation's trial, each kernel's mean over the
 // preparations, the first preparation's trace and device, the host phases and wall time summed,
-// each warning once; closed by summarise() like any measurement. Energy is not pooled (each
-// preparation's NVML window is its own): it is unavailable, saying so.
+// each warning once; closed by summarise() like any measurement. Energy: each preparation's NVML
+// window is its own, so the pool's is their sum where every one read it (at least 2 s of trials
+// each), else unavailable, saying so.
 // It counts the preparations and gives their spread (measurement_result::preparation_spread).
 // Throws kerntime::invalid_argument when given no preparation.
 [[nodiscard]] measurement_result

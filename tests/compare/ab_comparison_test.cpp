@@ -404,6 +404,31 @@ TEST(pooled_result, spread_of_preparations_needs_two_positive_times) {
   EXPECT_NEAR(*spread_of_preparations({1000, 1000 * std::exp(0.02)}), 0.02 / std::sqrt(2.0), 1e-12);
 }
 
+TEST(pooled_result, energy_is_the_sum_of_the_preparations_windows_where_every_one_read_it) {
+  std::vector<measurement_result> runs{preparation(1000), preparation(1000)};
+  runs[0].energy = {.available = true,
+                    .joules_per_iteration = 0.1,
+                    .average_watts = 500,
+                    .window_s = 2.0,
+                    .window_iterations = 10'000};
+  runs[1].energy = {.available = true,
+                    .joules_per_iteration = 0.2,
+                    .average_watts = 500,
+                    .window_s = 4.0,
+                    .window_iterations = 10'000};
+  const auto pooled = pool_preparations({&runs[0], &runs[1]});
+  ASSERT_TRUE(pooled.energy.available) << pooled.energy.unavailable_reason;
+  EXPECT_NEAR(*pooled.energy.joules_per_iteration, 0.15, 1e-12); // 3000 J over 20000
+  EXPECT_NEAR(*pooled.energy.average_watts, 500, 1e-9);          // 3000 J over 6 s
+  EXPECT_NEAR(*pooled.energy.window_s, 6.0, 1e-12);
+  EXPECT_EQ(pooled.energy.window_iterations, 20'000U);
+  runs[1].energy = {.available = false, .unavailable_reason = "the trials lasted 0.1 s"};
+  const auto short_one = pool_preparations({&runs[0], &runs[1]});
+  EXPECT_FALSE(short_one.energy.available);
+  EXPECT_NE(short_one.energy.unavailable_reason.find("--preparations 1"), std::string::npos)
+      << short_one.energy.unavailable_reason;
+}
+
 TEST(pooled_result, no_preparation_is_refused) {
   EXPECT_THROW((void)pool_preparations({}), invalid_argument);
 }
