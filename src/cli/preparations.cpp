@@ -50,6 +50,10 @@ run_in_preparations(const protocol& p, int preparations,
     each.trials = (p.trials / count) + (i < p.trials % count ? 1 : 0);
     benchmark_run run = prepare_once(each);
     if (run.status != run_status::ok || !run.result) {
+      if (run.status == run_status::failed && i > 0) {
+        run.message +=
+            fmt::format(" (in preparation {} of {}; the ones before it measured)", i + 1, count);
+      }
       return run;
     }
     results.push_back(std::move(*run.result));

@@ -21,7 +21,8 @@ namespace kerntime::detail {
 
 // Calls `prepare_once` for each preparation with the protocol's trials split over them (the
 // first ones one more where they do not divide), and pools the results; the first run that is
-// not ok (failed or skipped) is returned as it is. One preparation (or a stopping rule, or a
+// not ok (failed or skipped) is returned as it is, a failure after the first preparation saying
+// which one it was. One preparation (or a stopping rule, or a
 // counter pass, which take one) calls it once with the protocol unchanged.
 [[nodiscard]] benchmark_run
 run_in_preparations(const protocol& p, int preparations,

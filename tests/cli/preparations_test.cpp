@@ -105,7 +105,8 @@ TEST(preparations, a_later_preparation_that_fails_fails_the_state_with_its_own_m
   });
   EXPECT_EQ(calls, 3);
   EXPECT_EQ(run.status, run_status::failed);
-  EXPECT_EQ(run.message, "out of memory in the third preparation");
+  EXPECT_EQ(run.message, "out of memory in the third preparation (in preparation 3 of 5; the "
+                         "ones before it measured)");
   EXPECT_FALSE(run.result.has_value());
 }
 
