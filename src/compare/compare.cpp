@@ -248,14 +248,12 @@ state_comparison compare_state(const std::string& name, const side& base, const 
   }
   s.regression = s.outcome == verdict::slower &&
                  !(s.clock_mismatch && options.on_clock_mismatch == clock_mismatch_rule::warn);
+  // Per side: throttling, and a spread between preparations of half the band or more (its trials
+  // are preparations, so the interval holds that spread; say how wide, and what it leaves out).
   for (const auto& [label, which] : {std::pair{"base", &base}, std::pair{"new", &changed}}) {
     if (const std::string throttled = which->throttling(); !throttled.empty()) {
       s.notes.push_back(fmt::format("{} throttled: {}", label, throttled));
     }
-  }
-  // A state that moves between preparations by half the band or more: its trials are
-  // preparations, so the interval holds that spread; say how wide it is, and what it leaves out.
-  for (const auto& [label, which] : {std::pair{"base", &base}, std::pair{"new", &changed}}) {
     if (const auto spread = which->preparation_spread(); spread && spread->first >= s.band / 2) {
       s.notes.push_back(fmt::format(
           "{}: its {} preparations spread by {:.2f} % (one SD), which the interval holds; a "

@@ -78,19 +78,15 @@ std::optional<double> spread_of_preparations(const std::vector<double>& times_ns
   if (times_ns.size() < 2) {
     return std::nullopt;
   }
-  double mean = 0;
+  std::vector<double> logs;
+  logs.reserve(times_ns.size());
   for (const double t : times_ns) {
     if (!(t > 0) || !std::isfinite(t)) {
       return std::nullopt;
     }
-    mean += std::log(t);
+    logs.push_back(std::log(t));
   }
-  mean /= static_cast<double>(times_ns.size());
-  double squares = 0;
-  for (const double t : times_ns) {
-    squares += (std::log(t) - mean) * (std::log(t) - mean);
-  }
-  return std::sqrt(squares / static_cast<double>(times_ns.size() - 1));
+  return summarise_values(logs).stdev; // the sample SD (n - 1)
 }
 
 namespace {
