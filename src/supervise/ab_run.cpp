@@ -164,6 +164,36 @@ public:
       (void)next_message(after(10), ignored);
       drop();
     }
+    see_off();
+  }
+
+  // The round is over: the worker is told to exit and left to do it while the next round's
+  // worker starts (a CUDA context takes longer to make than to end); see_off() waits for it.
+  void retire() {
+    see_off();
+    if (process_ != nullptr) {
+      close();
+      leaving_ = std::move(process_);
+      lines_.clear();
+      ready_ = false;
+    }
+  }
+  // Waits for a retired worker to be gone (killed after 10 s), so nothing of it overlaps a
+  // trial; true when there was one to wait for.
+  bool see_off() {
+    if (leaving_ == nullptr) {
+      return false;
+    }
+    const auto deadline = after(10);
+    while (!leaving_->ended() && clock_type::now() < deadline) {
+      pollfd fd{.fd = leaving_->message_fd(), .events = POLLIN, .revents = 0};
+      (void)::poll(&fd, 1, 100);
+      (void)leaving_->read_lines(); // what it says on its way out is not asked for
+    }
+    leaving_->kill();
+    (void)leaving_->reap();
+    leaving_.reset();
+    return true;
   }
 
 private:
@@ -212,6 +242,7 @@ private:
   const worker_launch& launch_;
   std::string label_;
   std::unique_ptr<worker_process> process_;
+  std::unique_ptr<worker_process> leaving_; // retired, not yet seen off
   std::deque<std::string> lines_;
   std::optional<run_device> device_;
   clock_type::time_point started_;
@@ -291,6 +322,7 @@ public:
         return round_outcome::no_worker;
       }
     }
+    see_off_retired();
     const auto start = clock_type::now();
     // Whole rounds up to --max-pairs (run_ab checked that they divide it).
     const std::size_t blocks = settings_.pairs_per_round / (trials_per_block / 2);
@@ -330,23 +362,35 @@ public:
     return end ? round_outcome::finished : round_outcome::more;
   }
 
-  // The round is over: the next one runs in a fresh process pair, unless workers are kept.
+  // The round is over: the next one runs in a fresh process pair, unless workers are kept. The
+  // pair exits while the next one starts; its first trial waits until the old pair is gone.
   void end_round() {
     if (!settings_.keep_workers) {
-      const auto ending = clock_type::now();
-      stop();
-      summary_.exit_wait_seconds += seconds_since(ending);
+      a_.retire();
+      b_.retire();
     }
   }
 
   void stop() {
     a_.close();
     b_.close();
+    const auto ending = clock_type::now();
     a_.stop();
     b_.stop();
+    summary_.exit_wait_seconds += seconds_since(ending);
   }
 
 private:
+  // The last round's workers, retired while this round's started, are gone before any trial.
+  void see_off_retired() {
+    const auto asked = clock_type::now();
+    const bool a_left = a_.see_off();
+    const bool b_left = b_.see_off();
+    if (a_left || b_left) {
+      summary_.exit_wait_seconds += seconds_since(asked);
+    }
+  }
+
   // The options a state is read with: the run's, with `same` at the band it went on at when it
   // was widened.
   [[nodiscard]] ab_options options_of(const ab_state_outcome& o) const {

@@ -245,14 +245,17 @@ worker_log read_log(const std::filesystem::path& path) {
   return log;
 }
 
-TEST(ab_run, a_round_starts_its_workers_before_its_trials_and_ends_them_before_the_next) {
+TEST(ab_run, a_round_starts_its_workers_while_the_last_exit_and_begins_its_trials_after) {
   const auto path = std::filesystem::temp_directory_path() /
                     ("kerntime_ab_rounds_" + std::to_string(::getpid()) + ".log");
   std::filesystem::remove(path);
   const std::vector<std::string> names{"ok/a", "ok/b"};
   // No decision before three observations; B is 5 % slower, so both states decide in round 3.
-  const auto o =
-      run_with(names, {pair_on(0, names, 1.05, {{"STAND_IN_LOG", path.string()}})}, 3, 40);
+  // Each worker takes 300 ms to exit, as a CUDA context takes its time to end.
+  const auto o = run_with(
+      names,
+      {pair_on(0, names, 1.05, {{"STAND_IN_LOG", path.string()}, {"STAND_IN_EXIT_MS", "300"}})}, 3,
+      40);
   const worker_log log = read_log(path);
   std::filesystem::remove(path);
   for (const auto& s : o.states) {
@@ -260,10 +263,13 @@ TEST(ab_run, a_round_starts_its_workers_before_its_trials_and_ends_them_before_t
     EXPECT_EQ(s.comparison->base_units, 3);
   }
   EXPECT_EQ(o.summary.workers_started, 2 * 3);
-  // Both workers are ready before a round's first trial (four a block, one block of each state)
-  // and both have ended before the next round starts: no start or exit overlaps a trial.
-  const std::string round = "ss" + std::string(8, 't') + "ee";
-  EXPECT_EQ(log.kinds, round + round + round);
+  // Both workers are ready before a round's first trial (four a block, one block of each state);
+  // the next round's pair starts while the last one exits, and its trials wait until both have:
+  // no start or exit overlaps a trial.
+  const std::string trials(8, 't');
+  EXPECT_EQ(log.kinds, "ss" + trials + "ssee" + trials + "ssee" + trials + "ee");
+  // The time the trials waited for the last pair to be gone is counted.
+  EXPECT_GT(o.summary.exit_wait_seconds, 0.0);
   // The two blocks of a round run in its one process pair; each round's pair is fresh.
   std::set<std::string> pids;
   for (const auto& trial : log.trials) {

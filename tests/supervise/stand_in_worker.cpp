@@ -16,7 +16,8 @@
 // noise's standard deviation as a fraction (default 0.0005). STAND_IN_TIMER_NS=N: the timer's
 // step the results report (a 1000 ns state with N = 32 is timer-bound at ±1 %).
 // STAND_IN_HANG_AT_EXIT=1: after its
-// commands end it never exits (a teardown that hangs).
+// commands end it never exits (a teardown that hangs); STAND_IN_EXIT_MS=N: it takes N ms to
+// (a CUDA context's teardown), logging "exit" after them.
 
 #include <unistd.h>
 
@@ -182,6 +183,9 @@ int main(int argc, char** argv) {
       run.result = r;
       send(out, result_message(run));
     }
+  }
+  if (const char* ms = std::getenv("STAND_IN_EXIT_MS")) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
   }
   if (const char* log = std::getenv("STAND_IN_LOG")) {
     std::ofstream(log, std::ios::app) << "exit " << ::getpid() << '\n';
