@@ -74,7 +74,8 @@ export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$root/.deps/lib:/us
 
 step() { echo "== $* ($(($(date +%s) - started)) s)"; }
 # GPU_CHECK_STEPS=tests,session,ab (comma-separated) runs only those parts: tests, bench,
-# session, queue, compare, trust, scale, ncu, pip, do_bench, python, preparations, probe, ab.
+# session, queue, compare, trust, scale, ncu, pip, do_bench, python, preparations, probe,
+# worker_start, ab.
 # Unset: all of them.
 wanted() { [[ -z "${GPU_CHECK_STEPS:-}" || ",$GPU_CHECK_STEPS," == *",$1,"* ]]; }
 
@@ -484,6 +485,15 @@ if wanted probe; then
   cp "$OUT/probe/table.md" "$OUT/probe/preparations.jsonl" "$final_out/" 2>/dev/null
 fi
 
+# What a worker process costs to start and end, piece by piece (bench/ab/worker_start.py): what
+# each round of kerntime ab waits for.
+if wanted worker_start; then
+  step "worker start"
+  within 120 python3 "$root/bench/ab/worker_start.py" "$build/kerntime" 2>&1 |
+    tee "$OUT/worker_start.txt" | grep '^RESULT' | tee -a "$results"
+  note_exit worker_start "${PIPESTATUS[0]}"
+fi
+
 if wanted ab; then
   step "kerntime ab"
   OUT="$OUT/ab" AA_RUNS=${AB_AA_RUNS:-2} DETECT_RUNS=${AB_DETECT_RUNS:-3} AA_FLAGS=${AB_AA_FLAGS:-} \
@@ -734,6 +744,8 @@ def handle(line):
             num("kerntime_spread_pct") <= num("triton_spread_pct"))
         row(f"do_bench {f['op']}: wall ratio kerntime/triton", f["wall_ratio"], "<= 0.125",
             num("wall_ratio") <= 0.125)
+    elif bench == "worker_start" and "median_ms" in f:
+        row(f"process: {f['piece']} (ms, median)", f"{f['median_ms']} ({f['min_ms']}-{f['max_ms']})")
     elif bench == "protocol_calls":
         row("protocol.calls (warmup+discard+measured)",
             f"{f['calls']}={f['warmup']}+{f['discarded']}+{f['measured']}")
