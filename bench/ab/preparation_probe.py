@@ -19,7 +19,10 @@ OUT/preparations.jsonl and prints, per state and set-up, in percent of the state
 - for `fixedpad`, `streams8` and `code8`, the SD between their groups (the four placements, the
   eight streams, the eight copies of the code, each visited again and again) and within one;
 - the SM clock range of the trials, and for the one-warp kernels how many SMs the blocks used;
-  for the stamped 16 kernels the same spreads of the span their own clock reads (no CUPTI).
+  for the stamped 16 kernels the same spreads of the span their own clock reads (no CUPTI);
+- then, per state, its two modes (the split of all its preparations with the least spread within
+  each side, and how many within-side SDs apart they are), and per process variant and set-up
+  how many of each process's preparations read the high mode.
 
 Each process runs as one of --variants, taken in turn: plain; conn1 (CUDA_DEVICE_MAX_CONNECTIONS=1:
 every stream on one hardware connection); cpu_first and cpu_last (taskset to the first or the last
@@ -104,6 +107,52 @@ def analyse(rows):
     return out
 
 
+def two_modes(logs):
+    """The split of sorted log times into two groups with the least within-group sum of squares
+    (1-D two-means): (threshold, separation in within-group SDs), or None for under 4 values."""
+    xs = sorted(logs)
+    if len(xs) < 4:
+        return None
+    best = None
+    for k in range(2, len(xs) - 1):
+        low, high = xs[:k], xs[k:]
+        ss = (sum((x - statistics.fmean(low)) ** 2 for x in low) +
+              sum((x - statistics.fmean(high)) ** 2 for x in high))
+        if best is None or ss < best[0]:
+            best = (ss, k)
+    ss, k = best
+    within = math.sqrt(ss / (len(xs) - 2))
+    gap = statistics.fmean(xs[k:]) - statistics.fmean(xs[:k])
+    return (xs[k - 1] + xs[k]) / 2, gap / within if within > 0 else float("inf")
+
+
+def mode_table(rows):
+    """Per state: the two modes over every preparation, and for each process variant and set-up
+    how many of each process's preparations read the high one (e.g. 0/16 16/16 5/16)."""
+    by_state = collections.defaultdict(list)
+    for r in rows:
+        by_state[r["state"]].append(r)
+    print("\n| state | modes (µs), separation | process | set-up | high mode per process |")
+    print("|---|---|---|---|---|")
+    for state, group in sorted(by_state.items()):
+        split = two_modes([math.log(r["clipped_mean"]) for r in group])
+        if split is None:
+            continue
+        threshold, separation = split
+        low = [r["clipped_mean"] for r in group if math.log(r["clipped_mean"]) <= threshold]
+        high = [r["clipped_mean"] for r in group if math.log(r["clipped_mean"]) > threshold]
+        modes = (f"{statistics.median(low) / 1e3:.3f} / {statistics.median(high) / 1e3:.3f}, "
+                 f"{separation:.1f} SD")
+        cells = collections.defaultdict(lambda: collections.defaultdict(list))
+        for r in group:
+            cells[(r.get("variant", "plain"), r["setup"])][r["pid"]].append(
+                math.log(r["clipped_mean"]) > threshold)
+        for (variant, setup), by_pid in sorted(cells.items()):
+            shares = " ".join(f"{sum(v)}/{len(v)}" for _, v in sorted(by_pid.items()))
+            print(f"| {state} | {modes} | {variant} | {setup} | {shares} |")
+            state, modes = "", ""
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("probe")
@@ -164,6 +213,7 @@ def main():
         print(f"| {state} | {variant} | {setup} | {a['time_ns'] / 1e3:.2f} µs | "
               f"{a['trial']:.2f} % | {a['between']:.2f} % ({a['busy_between']:.2f} %) | "
               f"{process} | {places} | {a['clock']} | {a.get('sms', '-')} |")
+    mode_table(rows)
     for (state, variant, setup), group in sorted(by_key.items()):
         a = analyse(group)
         print(f"RESULT probe_{state.replace('/', '_')}_{variant}_{setup} "
