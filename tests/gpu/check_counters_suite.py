@@ -61,6 +61,15 @@ def spread(run):
     return statistics.pstdev(medians) if len(medians) > 1 else 0.0
 
 
+def between_run_floor(run):
+    """kerntime compare's between-run floor (docs/compare.md), as a fraction: a state idle between
+    its GPU records for a share g >= 15 % of its span moves by up to 0.25 g from one process to
+    the next (the process modes of docs/ab.md), whatever its trials' spread."""
+    stats = run["result"]["statistics"]
+    idle = 1 - stats["busy"]["median_ns"] / stats["span"]["median_ns"]
+    return 0.25 * idle if idle >= 0.15 else 0.0
+
+
 plain1 = run("plain1")
 counted = run("counters", "--counters")
 plain2 = run("plain2")
@@ -91,8 +100,11 @@ for name, c in counted.items():
     # plain runs, and radix_sort/elements=1048576 read 84.1, 84.2 and 86.7 us in three suite
     # processes (2026-12-02; a state's time depends on the states before it, docs/counters.md).
     # A counter pass between states moved graph_launch/kernels=16 by 9 %, well outside this.
+    # The counted run is a third process: its state may sit in another mode than both plain
+    # runs (radix_sort/elements=65536: 55.4 us with counters, 59.1 and 58.8 without, on an H100,
+    # 2026-12-06), as far apart as compare's between-run floor allows.
     noise = max(abs(a - b), 2 * max(spread(plain1[name]), spread(plain2[name]), spread(c)),
-                0.035 * (a + b) / 2, 250.0)
+                max(0.035, between_run_floor(plain1[name])) * (a + b) / 2, 250.0)
     expect(min(a, b) - noise <= got <= max(a, b) + noise,
            f"{name}: {got:.0f} ns with counters, {a:.0f} and {b:.0f} ns without "
            f"(noise {noise:.0f} ns)")
