@@ -5,7 +5,8 @@
   fresh processes, plain and counters three times each, and the counted mean lies within the
   plain runs' range widened by the noise (2 x the trial spread, 1 %, 100 ns);
 - on the whole suite (plain, counters, plain), every latency with counters within the two plain
-  runs widened by their noise (2 x the larger trial spread, at least 3.5 %): run --counters times
+  runs widened by their noise (2 x the larger trial spread, at least 3.5 % or compare's
+  between-run floor, for the process modes of gapped states): run --counters times
   every state first, exactly as without counters, and runs the counter passes afterwards. (A pass
   between states would change what ran before each state, and a state's time depended on that
   by up to 9 % on the H200: graph_launch/kernels=16 read 59 us alone and 64 us right after
