@@ -22,7 +22,10 @@ OUT/preparations.jsonl and prints, per state and set-up, in percent of the state
   for the stamped 16 kernels the same spreads of the span their own clock reads (no CUPTI);
 - then, per state, its two modes (the split of all its preparations with the least spread within
   each side, and how many within-side SDs apart they are), and per process variant and set-up
-  how many of each process's preparations read the high mode.
+  how many of each process's preparations read the high mode;
+- and whether one state's mode tells another's: each preparation's correlation with the last
+  `tiny_kernel/kernels=16` preparation before it in the same process, and its spread with that
+  part taken out (kerntime's own kernel as a control variate).
 
 Each process runs as one of --variants, taken in turn: plain; conn1 (CUDA_DEVICE_MAX_CONNECTIONS=1:
 every stream on one hardware connection); cpu_first and cpu_last (taskset to the first or the last
@@ -127,30 +130,78 @@ def two_modes(logs):
 
 
 def mode_table(rows):
-    """Per state: the two modes over every preparation, and for each process variant and set-up
-    how many of each process's preparations read the high one (e.g. 0/16 16/16 5/16)."""
-    by_state = collections.defaultdict(list)
+    """Per state and set-up (which may change the time itself, as `hot` does): its two modes over
+    every process of a variant, and how many of each process's preparations read the high one
+    (e.g. 0/16 16/16 5/16). Processes are in the order they ran, so a column is one process
+    across the rows of a variant."""
+    cells = collections.defaultdict(list)
     for r in rows:
-        by_state[r["state"]].append(r)
-    print("\n| state | modes (µs), separation | process | set-up | high mode per process |")
+        cells[(r["state"], r.get("variant", "plain"), r["setup"])].append(r)
+    print("\n| state | process | set-up | modes (µs), separation | high mode per process |")
     print("|---|---|---|---|---|")
-    for state, group in sorted(by_state.items()):
+    shown = None
+    for (state, variant, setup), group in sorted(cells.items()):
         split = two_modes([math.log(r["clipped_mean"]) for r in group])
         if split is None:
             continue
         threshold, separation = split
         low = [r["clipped_mean"] for r in group if math.log(r["clipped_mean"]) <= threshold]
         high = [r["clipped_mean"] for r in group if math.log(r["clipped_mean"]) > threshold]
-        modes = (f"{statistics.median(low) / 1e3:.3f} / {statistics.median(high) / 1e3:.3f}, "
-                 f"{separation:.1f} SD")
-        cells = collections.defaultdict(lambda: collections.defaultdict(list))
+        by_pid = collections.defaultdict(list)
         for r in group:
-            cells[(r.get("variant", "plain"), r["setup"])][r["pid"]].append(
-                math.log(r["clipped_mean"]) > threshold)
-        for (variant, setup), by_pid in sorted(cells.items()):
-            shares = " ".join(f"{sum(v)}/{len(v)}" for _, v in sorted(by_pid.items()))
-            print(f"| {state} | {modes} | {variant} | {setup} | {shares} |")
-            state, modes = "", ""
+            by_pid[r["pid"]].append(math.log(r["clipped_mean"]) > threshold)
+        shares = " ".join(f"{sum(v)}/{len(v)}" for _, v in sorted(by_pid.items()))
+        print(f"| {state if state != shown else ''} | {variant} | {setup} | "
+              f"{statistics.median(low) / 1e3:.3f} / {statistics.median(high) / 1e3:.3f}, "
+              f"{separation:.1f} SD | {shares} |")
+        shown = state
+
+
+REFERENCE = "tiny_kernel/kernels=16"
+
+
+def reference_table(rows):
+    """Whether one state's mode tells another's: each preparation paired with the reference
+    state's (REFERENCE) last preparation before it in the same process (rows are in the order
+    they ran), both as log times about their own state and set-up's mean over every process. Per
+    state: the correlation, and the spread before and after taking out the reference's part (a
+    control variate: kerntime's own kernel measured beside the user's, whose true A/B ratio is 1).
+    CUDA graphs and the hot L2 launch otherwise, so they neither give nor take a reference."""
+    means = collections.defaultdict(list)
+    for r in rows:
+        means[(r["state"], r["setup"])].append(math.log(r["clipped_mean"]))
+    means = {k: statistics.fmean(v) for k, v in means.items()}
+    pairs = collections.defaultdict(list)
+    last = {}
+    for r in rows:
+        if r["setup"] in ("graph", "hot"):
+            continue
+        x = math.log(r["clipped_mean"]) - means[(r["state"], r["setup"])]
+        if r["state"] == REFERENCE:
+            last[r["pid"]] = x
+        elif r["pid"] in last:
+            pairs[r["state"]].append((x, last[r["pid"]]))
+    if not pairs:
+        return
+    print(f"\n| state | preparations | SD | correlation with {REFERENCE} before it | "
+          "SD with its part taken out |")
+    print("|---|---:|---:|---:|---:|")
+    results = []
+    for state, xy in sorted(pairs.items()):
+        if len(xy) < 4:
+            continue
+        xs, ys = [p[0] for p in xy], [p[1] for p in xy]
+        sd_x, sd_y = statistics.pstdev(xs), statistics.pstdev(ys)
+        if sd_x == 0 or sd_y == 0:
+            continue
+        r = statistics.fmean((x - statistics.fmean(xs)) * (y - statistics.fmean(ys))
+                             for x, y in xy) / (sd_x * sd_y)
+        print(f"| {state} | {len(xy)} | {100 * sd_x:.2f} % | {r:+.2f} | "
+              f"{100 * sd_x * math.sqrt(1 - r * r):.2f} % |")
+        results.append(f"RESULT probe_reference state={state.replace('/', '_')} n={len(xy)} "
+                       f"sd_pct={100 * sd_x:.3g} correlation={r:.3g} "
+                       f"residual_pct={100 * sd_x * math.sqrt(1 - r * r):.3g}")
+    print("\n".join(results))
 
 
 def main():
@@ -214,6 +265,7 @@ def main():
               f"{a['trial']:.2f} % | {a['between']:.2f} % ({a['busy_between']:.2f} %) | "
               f"{process} | {places} | {a['clock']} | {a.get('sms', '-')} |")
     mode_table(rows)
+    reference_table(rows)
     for (state, variant, setup), group in sorted(by_key.items()):
         a = analyse(group)
         print(f"RESULT probe_{state.replace('/', '_')}_{variant}_{setup} "
