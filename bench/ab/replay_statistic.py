@@ -24,6 +24,14 @@ Statistics:
   its 10th round, with `same` judged at the narrowest band up to 5 x the band its spread could
   settle (sequential_ratio::reachable_band; `slower` and `faster` stay at the band), and stops
   inconclusive where not even 5 x the band could settle `same` within 100.
+- clipped_mean+floor+reference: the same, each round's observation of a state taken less
+  beta x the observation of the reference state (REFERENCE, launch-bound like the states the
+  process modes move; docs/ab.md "One mode for the whole process") in the same round, the same
+  process pair. beta is the regression through the origin of the state's observations on the
+  reference's over the earlier rounds only (0 before three of them; held to [0, 2]), so each
+  adjusted observation's mean is the state's own log ratio whenever the reference's true ratio
+  is 1 (the same code on both sides, as in an A/A run): a control variate that keeps the
+  sequence valid. The reference state itself is not adjusted.
 """
 
 import argparse
@@ -38,10 +46,32 @@ MEDIAN, CLIPPED, MEAN, STEP, ITERATIONS = 0, 1, 2, 3, 4
 
 
 ROUNDS = 50  # kerntime ab's default --max-pairs 100, one block a round
+REFERENCE = "tiny_kernel/kernels=16"
+MIN_BETA_ROUNDS = 3  # earlier rounds with a reference before beta is used
 
 
-def replay(state, statistic, band, alpha, min_rounds):
-    """The verdict, the rounds it took and the band it was judged at."""
+def block(rows_a, rows_b, k, column):
+    """The k-th round's A B B A block of one state as kerntime ab reads it: its log ratio."""
+    return _kerntime.block_log_ratio(
+        [rows_a[2 * k][column], rows_b[2 * k][column], rows_b[2 * k + 1][column],
+         rows_a[2 * k + 1][column]])
+
+
+def adjusted(observation, reference, earlier):
+    """The observation less beta x the reference's, beta from the earlier (y, x) pairs only."""
+    if reference is None:
+        return observation
+    beta = 0.0
+    if len(earlier) >= MIN_BETA_ROUNDS:
+        xx = sum(x * x for _, x in earlier)
+        beta = min(2.0, max(0.0, sum(y * x for y, x in earlier) / xx)) if xx > 0 else 0.0
+    earlier.append((observation, reference))
+    return observation - beta * reference
+
+
+def replay(state, statistic, band, alpha, min_rounds, reference=None):
+    """The verdict, the rounds it took and the band it was judged at. reference: the reference
+    state's record in the same run (for the +reference statistic)."""
     a, b = state["a"], state["b"]
     blocks = min(len(a), len(b)) // 2
     if blocks == 0:
@@ -53,11 +83,18 @@ def replay(state, statistic, band, alpha, min_rounds):
     if statistic != "median":
         fraction /= math.sqrt(min(row[ITERATIONS] for row in a + b))
     sequence = _kerntime.SequentialRatio(alpha, fraction)
-    floor = statistic.endswith("+floor")
+    floor = "+floor" in statistic
+    use_reference = (statistic.endswith("+reference") and reference is not None and
+                     reference is not state)
+    ref_blocks = min(len(reference["a"]), len(reference["b"])) // 2 if use_reference else 0
+    earlier = []
     judged_at = band
     for k in range(blocks):
-        sequence.add_block(_kerntime.block_log_ratio(
-            [a[2 * k][column], b[2 * k][column], b[2 * k + 1][column], a[2 * k + 1][column]]))
+        observation = block(a, b, k, column)
+        if k < ref_blocks:
+            observation = adjusted(observation, block(reference["a"], reference["b"], k, column),
+                                   earlier)
+        sequence.add_block(observation)
         if k + 1 < min_rounds:
             continue
         give_up = False
@@ -90,14 +127,16 @@ def main():
           "judged at a wider band |")
     print("|---|---:|---:|---:|---:|---:|---|")
     by_state = defaultdict(dict)
-    statistics_replayed = ("median", "clipped_mean", "clipped_mean+floor")
+    statistics_replayed = ("median", "clipped_mean", "clipped_mean+floor",
+                           "clipped_mean+floor+reference")
+    references = {s["run"]: s for s in states if s["state"] == REFERENCE}
     for statistic in statistics_replayed:
         verdicts = Counter()
         rounds = []
         widened = []
         for state in states:
             verdict, used, judged_at = replay(state, statistic, args.band, args.alpha,
-                                              args.min_rounds)
+                                              args.min_rounds, references.get(state["run"]))
             verdicts[verdict] += 1
             label = verdict if judged_at == args.band else f"{verdict} ±{100 * judged_at:g} %"
             by_state[state["state"]].setdefault(statistic, Counter())[label] += 1
@@ -113,7 +152,7 @@ def main():
         print(f"RESULT ab_replay statistic={statistic} states={len(states)} "
               f"slower={verdicts['slower']} faster={verdicts['faster']} same={verdicts['same']} "
               f"inconclusive={verdicts['inconclusive']}")
-    print("\n| state | " + " | ".join(statistics_replayed) + " |\n|---|---|---|---|")
+    print("\n| state | " + " | ".join(statistics_replayed) + " |\n|---|---|---|---|---|")
     for name, counts in sorted(by_state.items()):
         cells = [", ".join(f"{v} {n}" for v, n in sorted(counts.get(s, {}).items()))
                  for s in statistics_replayed]
