@@ -366,6 +366,7 @@ public:
   // pair exits while the next one starts; its first trial waits until the old pair is gone.
   void end_round() {
     if (!settings_.keep_workers) {
+      see_off_retired(); // an earlier pair not yet seen off (its round ran no trial): waited here
       a_.retire();
       b_.retire();
     }
@@ -380,8 +381,8 @@ public:
     summary_.exit_wait_seconds += seconds_since(ending);
   }
 
-private:
-  // The last round's workers, retired while this round's started, are gone before any trial.
+  // The last round's workers, retired while this round's started, are gone before any trial;
+  // a pair with no state this round sees them off at once.
   void see_off_retired() {
     const auto asked = clock_type::now();
     const bool a_left = a_.see_off();
@@ -391,6 +392,7 @@ private:
     }
   }
 
+private:
   // The options a state is read with: the run's, with `same` at the band it went on at when it
   // was widened.
   [[nodiscard]] ab_options options_of(const ab_state_outcome& o) const {
@@ -572,6 +574,7 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
   // dies with the thread that started it: PR_SET_PDEATHSIG); the round ends when all have.
   const auto run_share = [&](pair_runner& pair, const std::vector<std::size_t>& share) {
     if (share.empty()) {
+      pair.see_off_retired(); // no trial here this round: the last pair need not linger
       return;
     }
     pair.begin_round();
