@@ -150,29 +150,13 @@ public:
     return answer;
   }
 
-  // No more trials: the worker sees the end of its commands and exits. close() tells it, stop()
-  // waits for it (closing first if not yet), so both sides can be told before either is awaited.
-  void close() {
-    if (process_ != nullptr) {
-      process_->close_commands();
-    }
-  }
-  void stop() {
-    if (process_ != nullptr) {
-      close();
-      worker_message ignored;
-      (void)next_message(after(10), ignored);
-      drop();
-    }
-    see_off();
-  }
-
-  // The round is over: the worker is told to exit and left to do it while the next round's
-  // worker starts (a CUDA context takes longer to make than to end); see_off() waits for it.
+  // No more trials: the worker sees the end of its commands and exits, left to do it (while the
+  // next round's worker starts: a CUDA context takes longer to make than to end, and both sides
+  // are told before either is awaited); see_off() waits for it.
   void retire() {
     see_off();
     if (process_ != nullptr) {
-      close();
+      process_->close_commands();
       leaving_ = std::move(process_);
       lines_.clear();
       ready_ = false;
@@ -373,12 +357,9 @@ public:
   }
 
   void stop() {
-    a_.close();
-    b_.close();
-    const auto ending = clock_type::now();
-    a_.stop();
-    b_.stop();
-    summary_.exit_wait_seconds += seconds_since(ending);
+    a_.retire();
+    b_.retire();
+    see_off_retired();
   }
 
   // The last round's workers, retired while this round's started, are gone before any trial;

@@ -17,7 +17,7 @@
 // step the results report (a 1000 ns state with N = 32 is timer-bound at ±1 %).
 // STAND_IN_HANG_AT_EXIT=1: after its
 // commands end it never exits (a teardown that hangs); STAND_IN_EXIT_MS=N: it takes N ms to
-// (a CUDA context's teardown), logging "exit" after them.
+// exit (a CUDA context's teardown), logging "exit" after them.
 
 #include <unistd.h>
 
