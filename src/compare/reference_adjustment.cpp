@@ -1,0 +1,96 @@
+#include "compare/reference_adjustment.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "kerntime/errors.hpp"
+
+namespace kerntime::detail {
+namespace {
+
+double sd_of(const std::vector<double>& values) {
+  if (values.size() < 2) {
+    return 0;
+  }
+  double mean = 0;
+  for (const double v : values) {
+    mean += v;
+  }
+  mean /= static_cast<double>(values.size());
+  double squares = 0;
+  for (const double v : values) {
+    squares += (v - mean) * (v - mean);
+  }
+  return std::sqrt(squares / static_cast<double>(values.size() - 1));
+}
+
+} // namespace
+
+std::optional<double> reference_beta(std::span<const double> state,
+                                     std::span<const std::optional<double>> reference) {
+  double sx = 0;
+  double sy = 0;
+  std::size_t n = 0;
+  for (std::size_t r = 0; r < state.size() && r < reference.size(); ++r) {
+    if (reference[r]) {
+      sx += *reference[r];
+      sy += state[r];
+      ++n;
+    }
+  }
+  if (n < reference_min_rounds) {
+    return std::nullopt;
+  }
+  const double mx = sx / static_cast<double>(n);
+  const double my = sy / static_cast<double>(n);
+  double sxx = 0;
+  double sxy = 0;
+  double syy = 0;
+  for (std::size_t r = 0; r < state.size() && r < reference.size(); ++r) {
+    if (reference[r]) {
+      sxx += (*reference[r] - mx) * (*reference[r] - mx);
+      sxy += (*reference[r] - mx) * (state[r] - my);
+      syy += (state[r] - my) * (state[r] - my);
+    }
+  }
+  if (!(sxx > 0)) {
+    return std::nullopt;
+  }
+  const double slope = sxy / sxx;
+  // A slope its rounds do not show apart from 0 (t below reference_min_t) is taken as 0: a noisy
+  // beta adds its own noise times the reference's spread to every round.
+  const double residual = std::max(0.0, syy - (slope * sxy)) / static_cast<double>(n - 2);
+  if (slope * std::sqrt(sxx) < reference_min_t * std::sqrt(residual)) {
+    return 0.0;
+  }
+  return std::clamp(slope, 0.0, reference_beta_max);
+}
+
+reference_adjusted adjust_by_reference(std::span<const double> state,
+                                       std::span<const std::optional<double>> reference) {
+  if (!reference.empty() && reference.size() != state.size()) {
+    throw invalid_argument(fmt::format("a reference for {} rounds cannot adjust {}",
+                                       reference.size(), state.size()));
+  }
+  reference_adjusted out;
+  out.observations.assign(state.begin(), state.end());
+  if (reference.empty()) {
+    out.sd_before = out.sd_after = sd_of(out.observations);
+    return out;
+  }
+  for (std::size_t r = 0; r < state.size(); ++r) {
+    const auto beta = reference_beta(state.first(r), reference.first(r));
+    if (beta && reference[r]) {
+      out.observations[r] = state[r] - (*beta * *reference[r]);
+      ++out.adjusted_rounds;
+    }
+  }
+  out.beta = reference_beta(state, reference);
+  out.sd_before = sd_of({state.begin(), state.end()});
+  out.sd_after = sd_of(out.observations);
+  return out;
+}
+
+} // namespace kerntime::detail
