@@ -79,6 +79,13 @@ struct state_comparison {
   // to a step at best.
   double timer_resolution_ns = 0;
   std::optional<double> change_in_steps;
+  // kerntime ab: the SD of the log-ratios its units (process pairs) gave, as measured and after
+  // kerntime's reference took out what each process pair's mode added (docs/ab.md, "The
+  // reference"); and the slope the reference was taken at (the one the next round would use).
+  // Absent where the comparison is not ab's or no reference ran.
+  std::optional<double> unit_sd;
+  std::optional<double> unit_sd_adjusted;
+  std::optional<double> reference_beta;
   // True when this state fails the gate: slower, and not a clock mismatch the rule lets pass.
   bool regression = false;
   std::vector<std::string> notes; // clocks differ, throttled trials, another timer, ...

@@ -155,16 +155,36 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
           trial_order::balanced, {times[0] * *c1, times[1] * *c2, times[2] * *c3, times[3] * *c4}));
     }
   }
-  const auto sequence_of = [&](const std::vector<double>& block_log_ratios) {
+  // The observations: the blocks, or the process pairs' means, less the reference's part where
+  // one ran in each pair.
+  const auto observations_of = [&](const std::vector<double>& block_log_ratios) {
+    if (trials.process_pairs.empty()) {
+      reference_adjusted blocks;
+      blocks.observations = block_log_ratios;
+      return blocks;
+    }
+    const auto pairs = process_pair_log_ratios(block_log_ratios, trials.process_pairs);
+    if (trials.reference.empty()) {
+      return adjust_by_reference(pairs, {});
+    }
+    std::vector<std::optional<double>> reference(pairs.size());
+    std::copy_n(trials.reference.begin(), std::min(trials.reference.size(), pairs.size()),
+                reference.begin());
+    return adjust_by_reference(pairs, reference);
+  };
+  const auto sequence_of = [&](const std::vector<double>& observations) {
     sequential_ratio sequence(options.alpha, reading.resolution_fraction);
-    for (const double x : trials.process_pairs.empty()
-                              ? block_log_ratios
-                              : process_pair_log_ratios(block_log_ratios, trials.process_pairs)) {
+    for (const double x : observations) {
       sequence.add_block(x);
     }
     return sequence;
   };
-  const sequential_ratio time = sequence_of(time_blocks);
+  reference_adjusted in_time = observations_of(time_blocks);
+  const sequential_ratio time = sequence_of(in_time.observations);
+  if (!trials.process_pairs.empty()) {
+    reading.referenced = !trials.reference.empty();
+    reading.units = std::move(in_time);
+  }
   reading.time = time.interval();
   const bool enough = reading.time.blocks >= options.min_observations;
   const double same_band = same_band_of(options);
@@ -184,7 +204,7 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
     }
   }
   if (clocked && blocks > 0) {
-    reading.cycles = sequence_of(cycle_blocks).interval();
+    reading.cycles = sequence_of(observations_of(cycle_blocks).observations).interval();
   }
   return reading;
 }
@@ -279,6 +299,22 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
         "or widen --threshold",
         what_ran, s.timer_resolution_ns, 100 * reading.resolution_fraction));
     break;
+  }
+  if (reading.units && observations >= 2) {
+    const reference_adjusted& units = *reading.units;
+    s.unit_sd = units.sd_before;
+    if (reading.referenced) {
+      s.unit_sd_adjusted = units.sd_after;
+      s.reference_beta = units.beta;
+    }
+    if (units.adjusted_rounds > 0) {
+      s.notes.push_back(fmt::format(
+          "{} of its {} process pairs adjusted by kerntime's reference (16 one-warp launches "
+          "measured in the same pair: B/A exactly 1 but for the pair's mode; slope {:.2f} from "
+          "the pairs before each): their spread {:.2f} % → {:.2f} %",
+          units.adjusted_rounds, observations, units.beta.value_or(0), 100 * units.sd_before,
+          100 * units.sd_after));
+    }
   }
   s.base_sm_clock_mhz = a.sm_clock_mhz();
   s.new_sm_clock_mhz = b.sm_clock_mhz();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compare/confidence_sequence.hpp"
+#include "compare/reference_adjustment.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/result.hpp"
 
@@ -54,6 +55,10 @@ struct ab_trials {
   // ab`): then each pair's mean log-ratio is one observation. Empty: every block is one (one
   // process whose every trial is a fresh preparation, kerntime.ab in Python).
   std::vector<std::size_t> process_pairs;
+  // Per process pair (as process_pairs), the log-ratio B/A of kerntime's own reference measured
+  // in it, none where it was not; empty: no reference ran. Each pair's observation is then
+  // adjusted by it (compare/reference_adjustment.hpp).
+  std::vector<std::optional<double>> reference;
 };
 
 // The time of one preparation that the A/B decision reads: the clipped mean of its headline
@@ -90,6 +95,11 @@ struct ab_reading {
   // While undecided, where `same` is out of reach within ab_options::widen_within: the band
   // for `same` the state may go on at instead (ab_options::widest_band).
   std::optional<double> reachable_band;
+  // The process pairs' observations in time (absent where every block is one), adjusted where
+  // a reference ran in them (`referenced`, ab_trials::reference), with their spread before and
+  // after.
+  std::optional<reference_adjusted> units;
+  bool referenced = false;
 };
 // Throws kerntime::invalid_argument for a preparation whose median is not a positive time.
 [[nodiscard]] ab_reading read_ab(const ab_trials& trials, const ab_options& options);

@@ -190,6 +190,9 @@ std::string comparison_json(const comparison& c) {
                       {"cycles_ratio", optional(s.cycles_ratio)},
                       {"timer_resolution_ns", s.timer_resolution_ns},
                       {"change_in_steps", optional(s.change_in_steps)},
+                      {"unit_sd", optional(s.unit_sd)},
+                      {"unit_sd_adjusted", optional(s.unit_sd_adjusted)},
+                      {"reference_beta", optional(s.reference_beta)},
                       {"notes", s.notes},
                       {"kernels", std::move(kernels)}});
   }

@@ -109,6 +109,77 @@ TEST(ab_comparison, blocks_from_several_process_pairs_are_read_one_mean_per_pair
   EXPECT_EQ(read_ab(t, {}).time.blocks, 1U);
 }
 
+// Process pairs in modes: in pair k B's process reads `mode[k]` (a log offset) slower than A's,
+// in the state and, as its reference, in kerntime's launches; one block per pair.
+struct moded_pairs {
+  std::vector<measurement_result> a;
+  std::vector<measurement_result> b;
+  std::vector<std::optional<double>> reference;
+
+  moded_pairs(const std::vector<double>& mode, double slope, double b_ratio) {
+    const std::vector<double> noise{0.001, -0.0008, 0.0004, -0.0011, 0.0006, -0.0003, 0.0009};
+    for (std::size_t k = 0; k < mode.size(); ++k) {
+      for (int t = 0; t < 2; ++t) {
+        a.push_back(preparation(1000));
+        b.push_back(preparation(1000 * b_ratio * std::exp((slope * mode[k]) + noise[k % 7])));
+      }
+      reference.emplace_back(mode[k]);
+    }
+  }
+  [[nodiscard]] ab_trials trials(bool with_reference) const {
+    ab_trials t;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      t.a.push_back(&a[i]);
+      t.b.push_back(&b[i]);
+    }
+    t.process_pairs.assign(a.size() / 2, 1);
+    if (with_reference) {
+      t.reference = reference;
+    }
+    return t;
+  }
+};
+
+TEST(ab_comparison, process_pairs_adjusted_by_the_reference_lose_their_modes_and_say_so) {
+  std::vector<double> mode;
+  for (int k = 0; k < 24; ++k) {
+    mode.push_back(std::vector<double>{0.065, 0, -0.065, 0, 0, 0.065}[k % 6]);
+  }
+  const moded_pairs pairs(mode, 0.5, 1.0);
+  const auto plain = read_ab(pairs.trials(false), {});
+  const auto adjusted = read_ab(pairs.trials(true), {});
+  ASSERT_TRUE(plain.units);
+  EXPECT_FALSE(plain.referenced);
+  ASSERT_TRUE(adjusted.units);
+  EXPECT_TRUE(adjusted.referenced);
+  EXPECT_EQ(adjusted.units->adjusted_rounds, mode.size() - reference_min_rounds);
+  // The first pairs, before a slope is known, keep their modes: the spread of all falls by half.
+  EXPECT_LT(adjusted.units->sd_after, plain.units->sd_before / 2);
+  EXPECT_LT(adjusted.time.high - adjusted.time.low, (plain.time.high - plain.time.low) / 1.5);
+  const auto s = compare_ab_state("radix_sort/elements=65536", pairs.trials(true), {},
+                                  ab_end::max_pairs);
+  ASSERT_TRUE(s.unit_sd && s.unit_sd_adjusted && s.reference_beta);
+  EXPECT_NEAR(*s.reference_beta, 0.5, 0.02);
+  EXPECT_LT(*s.unit_sd_adjusted, *s.unit_sd / 2);
+  EXPECT_TRUE(has_note(s, "20 of its 24 process pairs adjusted by kerntime's reference"));
+  // Without a reference the spread is reported, the adjusted one and the slope are not.
+  const auto unreferenced =
+      compare_ab_state("radix_sort/elements=65536", pairs.trials(false), {}, ab_end::max_pairs);
+  EXPECT_TRUE(unreferenced.unit_sd);
+  EXPECT_FALSE(unreferenced.unit_sd_adjusted || unreferenced.reference_beta);
+}
+
+TEST(ab_comparison, a_real_change_outside_the_reference_keeps_its_ratio_when_adjusted) {
+  std::vector<double> mode;
+  for (int k = 0; k < 24; ++k) {
+    mode.push_back(std::vector<double>{0.065, 0, -0.065, 0, 0, 0.065}[k % 6]);
+  }
+  const moded_pairs pairs(mode, 1.2, 1.03);
+  const auto adjusted = read_ab(pairs.trials(true), {});
+  EXPECT_NEAR(adjusted.time.ratio, 1.03, 0.004);
+  EXPECT_EQ(adjusted.decision, ab_decision::slower);
+}
+
 TEST(ab_comparison, equal_sides_within_the_noise_are_the_same) {
   const ab_fixture f(4, 1000, 1000);
   const auto s = compare_ab_state("copy", f.trials(), {}, ab_end::decided);
