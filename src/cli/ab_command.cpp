@@ -234,6 +234,39 @@ const std::vector<std::pair<std::string, std::string>>& refused_run_flags() {
   return refused;
 }
 
+// What the reference did over the run, for the run's last lines: its own B/A (the same code on
+// both sides, so 1 but for the process pairs' modes) and, where its interval leaves 1 out, a
+// warning that the adjustment's premise failed. None where it was not asked for.
+std::optional<std::string> reference_line(const ab_reference_summary& r,
+                                          const ab_options& options) {
+  if (!r.asked) {
+    return std::nullopt;
+  }
+  if (r.log_ratios.empty()) {
+    return fmt::format("no reference measured: {}",
+                       r.off_reason.empty() ? "no round ran one" : r.off_reason);
+  }
+  sequential_ratio sequence(options.alpha);
+  for (const double x : r.log_ratios) {
+    sequence.add_block(x);
+  }
+  const ab_interval i = sequence.interval();
+  std::string line = fmt::format(
+      "reference (kerntime's 16 one-warp launches, the same code on both sides) measured in {} "
+      "process pair{}, {:.1f} s: B/A {:.4f}{}{}",
+      r.log_ratios.size(), r.log_ratios.size() == 1 ? "" : "s", r.seconds, i.ratio,
+      std::isfinite(i.high) ? fmt::format(" [{:.4f}, {:.4f}]", i.low, i.high) : std::string(),
+      r.failed_rounds > 0 ? fmt::format("; it failed in {} round{} (their states unadjusted)",
+                                        r.failed_rounds, r.failed_rounds == 1 ? "" : "s")
+                          : std::string());
+  if (i.low > 1 || i.high < 1) {
+    line += "\nkerntime: warning: the reference's interval leaves out 1: something in one "
+            "program's processes other than its code moves launch-bound work, and the "
+            "adjustment assumes nothing does; judge without it: --reference 0";
+  }
+  return line;
+}
+
 } // namespace
 
 CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
@@ -277,6 +310,12 @@ CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
   ab.add_flag("--keep-workers", flags.keep_workers,
               "Keep one process pair for the whole run and read every block as an observation: "
               "shows the offset a process pair carries, but decides too readily (docs/ab.md)");
+  ab.add_option("--reference", flags.reference,
+                "Trials per side of kerntime's own launch-bound reference (16 one-warp launches) "
+                "each round's process pair runs before its states, all on one stream per worker: "
+                "each state's round is then taken less the part of the reference's B/A it "
+                "follows, the process pair's launch-gap mode (docs/ab.md); even; 0: none")
+      ->capture_default_str();
   ab.add_flag("--run-to-limits", flags.run_to_limits,
               "Judge every state at --threshold and run it to --max-pairs or --max-time; by "
               "default one too spread to settle `same` within --max-pairs goes on, from its 10th "
@@ -346,6 +385,12 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
         flags.min_rounds, flags.pairs_per_round, flags.max_pairs,
         flags.max_pairs / flags.pairs_per_round));
   }
+  if (flags.reference < 0 || flags.reference % 2 != 0) {
+    throw invalid_argument(fmt::format("--reference {}: give an even number of trials per side "
+                                       "(whole blocks of A B B A), e.g. --reference 4, or 0 for "
+                                       "none",
+                                       flags.reference));
+  }
   if (!(flags.max_time_s > 0)) {
     throw invalid_argument(fmt::format(
         "--max-time {:g}: give a number of seconds above 0, e.g. --max-time 60", flags.max_time_s));
@@ -390,6 +435,7 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   settings.pairs_per_round = static_cast<std::size_t>(flags.pairs_per_round);
   settings.min_rounds = static_cast<std::size_t>(flags.min_rounds);
   settings.keep_workers = flags.keep_workers;
+  settings.reference_trials = flags.keep_workers ? 0 : static_cast<std::size_t>(flags.reference);
   settings.give_up_early = !flags.run_to_limits;
   settings.max_time_s = flags.max_time_s;
   settings.trial_timeout_s = flags.workers.state_timeout_s;
@@ -407,6 +453,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
     if (flags.vary_placement != "off") {
       environment.emplace_back(vary_placement_variable,
                                flags.vary_placement == "all" ? vary_flush_too : "inputs");
+    }
+    if (settings.reference_trials > 0) {
+      environment.emplace_back(one_stream_variable, "1");
     }
     launch.environment = std::move(environment);
     return launch;
@@ -426,7 +475,8 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
                      100 * options.threshold, options.alpha);
   const auto started = std::chrono::steady_clock::now();
   supervision_summary summary;
-  const auto outcomes = run_ab(matched.both, settings, &summary);
+  ab_reference_summary reference;
+  const auto outcomes = run_ab(matched.both, settings, &summary, &reference);
   // Nothing measured because no worker could use a GPU (held in exclusive mode, broken), as when
   // no GPU is found; or because every worker refused the run's flags (a program built with
   // another kerntime), as any bad input.
@@ -520,6 +570,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
                      summary.workers_started, summary.workers_started == 1 ? "" : "es",
                      summary.start_wait_seconds, summary.exit_wait_seconds, summary.faults,
                      summary.faults == 1 ? "" : "s");
+  if (const auto line = reference_line(reference, options)) {
+    err << "kerntime: " << *line << '\n';
+  }
   if (failed > 0) {
     err << fmt::format("kerntime: {} of {} failed on a side\n", failed,
                        counted(outcomes.size(), "state"));

@@ -5,12 +5,15 @@
 #include <chrono>
 #include <optional>
 #include <ostream>
+#include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "cli/preparations.hpp"
 #include "kerntime/benchmark.hpp"
 #include "kerntime/session.hpp"
+#include "measure/reference_work.hpp"
 
 namespace kerntime::detail {
 namespace {
@@ -28,6 +31,24 @@ void record_failure(benchmark_run& run, error_kind kind, std::string message) {
   run.result.reset();
 }
 
+// Runs `body` (a benchmark, or the reference) and records its errors in `run`; never throws.
+template <class Body> void record_errors(benchmark_run& run, Body&& body) {
+  try {
+    std::forward<Body>(body)();
+  } catch (const std::exception& e) {
+    record_failure(run, error_kind_of(e), e.what());
+  } catch (...) {
+    record_failure(run, error_kind::other,
+                   "the benchmark threw an exception that is not a std::exception");
+  }
+  // An error such as a bad launch configuration stays pending in the runtime until read; read it
+  // here so it is charged to this state, not to the next one. A sticky error (illegal address)
+  // stays: context_unusable() tells.
+  if (run.status == run_status::failed) {
+    (void)cudaGetLastError();
+  }
+}
+
 // Runs one state and records what happened; never throws for the benchmark's own errors.
 benchmark_run run_one(const planned_state& planned, const protocol& p) {
   benchmark_run run;
@@ -39,7 +60,7 @@ benchmark_run run_one(const planned_state& planned, const protocol& p) {
     launched.launch = *planned.launch; // one half of --cuda-graph=both
   }
   state s(planned.name, planned.registered->name(), planned.values, launched);
-  try {
+  record_errors(run, [&] {
     planned.registered->function()(s);
     run.flops = s.flops();
     run.bytes = s.bytes();
@@ -54,18 +75,7 @@ benchmark_run run_one(const planned_state& planned, const protocol& p) {
       record_failure(run, error_kind::no_measurement,
                      "the benchmark returned without calling state.exec() or state.skip()");
     }
-  } catch (const std::exception& e) {
-    record_failure(run, error_kind_of(e), e.what());
-  } catch (...) {
-    record_failure(run, error_kind::other,
-                   "the benchmark threw an exception that is not a std::exception");
-  }
-  // An error such as a bad launch configuration stays pending in the runtime until read; read it
-  // here so it is charged to this state, not to the next one. A sticky error (illegal address)
-  // stays: context_unusable() tells.
-  if (run.status == run_status::failed) {
-    (void)cudaGetLastError();
-  }
+  });
   return run;
 }
 
@@ -79,6 +89,20 @@ benchmark_run run_state(const std::vector<planned_state>& plan, std::size_t plan
       p, preparations, [&planned](const protocol& each) { return run_one(planned, each); });
   run.wall_seconds = seconds_since(start);
   run.plan_index = plan_index;
+  return run;
+}
+
+benchmark_run run_reference(const protocol& p) {
+  const auto start = clock_type::now();
+  benchmark_run run;
+  run.benchmark = reference_benchmark;
+  run.state_name = reference_state_name;
+  run.axes = {{"kernels", std::to_string(reference_launches)}};
+  record_errors(run, [&] {
+    run.result = measure_reference(p);
+    run.status = run_status::ok;
+  });
+  run.wall_seconds = seconds_since(start);
   return run;
 }
 

@@ -19,10 +19,12 @@
 #include "cli/counter_phase.hpp"
 #include "cli/device_selection.hpp"
 #include "cli/state_runner.hpp"
+#include "kerntime/cuda.hpp"
 #include "kerntime/measure.hpp"
 #include "kerntime/session.hpp"
 #include "measure/blocking_kernel.hpp"
 #include "measure/kept_resources.hpp"
+#include "measure/reference_work.hpp"
 #include "supervise/exit_codes.hpp"
 #include "supervise/worker_messages.hpp"
 #include "supervise/worker_process.hpp"
@@ -133,6 +135,21 @@ private:
   void* pad_ = nullptr;
 };
 
+// One stream for every measurement of this worker while it lives (kerntime ab with the
+// reference; measure/kept_resources.hpp).
+class stream_for_all {
+public:
+  stream_for_all() { use_one_stream(stream_.get()); }
+  ~stream_for_all() { use_one_stream(nullptr); }
+  stream_for_all(const stream_for_all&) = delete;
+  stream_for_all& operator=(const stream_for_all&) = delete;
+  stream_for_all(stream_for_all&&) = delete;
+  stream_for_all& operator=(stream_for_all&&) = delete;
+
+private:
+  cuda_stream stream_;
+};
+
 // The worker's own first measurement, one empty kernel under the run's protocol: it loads
 // kerntime's kernels, opens NVML, probes the launch queue, initialises CUPTI and instruments the
 // context, and leaves the flush buffer and blocking kernel in the session. ~60 ms on an H200 that
@@ -205,6 +222,12 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
   // A fault is a context healthy before a state and unusable after it; where the check cannot
   // pass even at the start (no CUDA context to check, as in the CPU-only tests) it says nothing.
   const bool context_checkable = !context_unusable();
+  // kerntime ab with the reference: one stream for all of this worker's measurements, made before
+  // the session and given back after it.
+  std::optional<stream_for_all> one_stream;
+  if (std::getenv(one_stream_variable) != nullptr && context_checkable) {
+    one_stream.emplace();
+  }
   // CUPTI stays initialised and the flush buffer kept for all the states this worker runs
   // (kerntime/session.hpp); a worker that stops after a fault ends it on its way out. What is
   // per device is prepared before the worker says it is ready, so the first state does not pay it.
@@ -222,7 +245,8 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
       return exit_no_device;
     }
   }
-  if (!supervisor.send(ready_message(device))) {
+  // The reference is measured where states are: with a CUDA context to measure in.
+  if (!supervisor.send(ready_message(device, context_checkable ? reference_identity : ""))) {
     return exit_internal_error;
   }
   const char* const placement = std::getenv(vary_placement_variable);
@@ -233,9 +257,10 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
       static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()));
   std::string line;
   while (supervisor.read(line)) {
-    const auto request = parse_run_command(line);
-    if (!request || request->plan_index >= plan.size() ||
-        plan[request->plan_index].name != request->state_name) {
+    const bool reference = is_reference_command(line);
+    const auto request = reference ? std::nullopt : parse_run_command(line);
+    if (!reference && (!request || request->plan_index >= plan.size() ||
+                       plan[request->plan_index].name != request->state_name)) {
       *env.err << "kerntime: error: the worker was asked for a state its plan does not hold (\""
                << line.substr(0, 200)
                << "\"); the benchmarks must register the same states in every process\n";
@@ -248,7 +273,8 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
       }
       pad.emplace(draw);
     }
-    benchmark_run run = run_state(plan, request->plan_index, p, preparations);
+    benchmark_run run =
+        reference ? run_reference(p) : run_state(plan, request->plan_index, p, preparations);
     pad.reset();
     run.device = device;
     if (run.result) {

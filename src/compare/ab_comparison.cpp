@@ -155,56 +155,51 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
           trial_order::balanced, {times[0] * *c1, times[1] * *c2, times[2] * *c3, times[3] * *c4}));
     }
   }
-  // The observations: the blocks, or the process pairs' means, less the reference's part where
-  // one ran in each pair.
-  const auto observations_of = [&](const std::vector<double>& block_log_ratios) {
+  // The observations: the blocks, or the process pairs' means, with the reference measured in
+  // each pair where one ran (compare/reference_adjustment.hpp).
+  const auto sequence_of = [&](const std::vector<double>& block_log_ratios) {
     if (trials.process_pairs.empty()) {
-      reference_adjusted blocks;
-      blocks.observations = block_log_ratios;
-      return blocks;
+      return referenced_ratio(options.alpha, reading.resolution_fraction, block_log_ratios, {});
     }
     const auto pairs = process_pair_log_ratios(block_log_ratios, trials.process_pairs);
-    if (trials.reference.empty()) {
-      return adjust_by_reference(pairs, {});
+    std::vector<std::optional<double>> reference;
+    if (!trials.reference.empty()) {
+      reference.resize(pairs.size());
+      std::copy_n(trials.reference.begin(), std::min(trials.reference.size(), pairs.size()),
+                  reference.begin());
     }
-    std::vector<std::optional<double>> reference(pairs.size());
-    std::copy_n(trials.reference.begin(), std::min(trials.reference.size(), pairs.size()),
-                reference.begin());
-    return adjust_by_reference(pairs, reference);
+    return referenced_ratio(options.alpha, reading.resolution_fraction, pairs, reference);
   };
-  const auto sequence_of = [&](const std::vector<double>& observations) {
-    sequential_ratio sequence(options.alpha, reading.resolution_fraction);
-    for (const double x : observations) {
-      sequence.add_block(x);
-    }
-    return sequence;
-  };
-  reference_adjusted in_time = observations_of(time_blocks);
-  const sequential_ratio time = sequence_of(in_time.observations);
+  const referenced_ratio both = sequence_of(time_blocks);
+  const sequential_ratio& time = both.deciding();
   if (!trials.process_pairs.empty()) {
-    reading.referenced = !trials.reference.empty();
-    reading.units = std::move(in_time);
+    reading.referenced = both.referenced();
+    reading.units = both.adjustment();
   }
-  reading.time = time.interval();
+  reading.time = both.interval();
   const bool enough = reading.time.blocks >= options.min_observations;
   const double same_band = same_band_of(options);
   reading.decision =
       enough ? decide(reading.time, options.threshold, same_band) : ab_decision::undecided;
   if (reading.decision == ab_decision::undecided) {
+    // The adjusted sequence leaves out the rounds before a slope was known: counts in its terms
+    // are that many rounds short of the state's.
+    const std::size_t left_out = reading.time.blocks - time.blocks();
+    const auto less = [left_out](std::size_t n) { return n > left_out ? n - left_out : 1; };
     if (const auto needed = time.observations_to_decide(options.threshold)) {
-      reading.observations_needed = std::max(*needed, options.min_observations);
+      reading.observations_needed = std::max(*needed + left_out, options.min_observations);
     }
     reading.no_verdict_reachable = enough && time.no_verdict_reachable(same_band);
     if (enough) {
-      const spread_floor_look look =
-          look_at_spread(time, options.threshold, same_band, options.widen_within,
-                         options.widest_band, options.give_up_beyond);
+      const spread_floor_look look = look_at_spread(
+          time, options.threshold, same_band, less(options.widen_within), options.widest_band,
+          options.give_up_beyond == 0 ? 0 : less(options.give_up_beyond));
       reading.out_of_reach = look.give_up;
       reading.reachable_band = look.same_band;
     }
   }
   if (clocked && blocks > 0) {
-    reading.cycles = sequence_of(observations_of(cycle_blocks).observations).interval();
+    reading.cycles = sequence_of(cycle_blocks).interval();
   }
   return reading;
 }
@@ -307,12 +302,13 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
       s.unit_sd_adjusted = units.sd_after;
       s.reference_beta = units.beta;
     }
-    if (units.adjusted_rounds > 0) {
+    if (!units.adjusted.empty()) {
       s.notes.push_back(fmt::format(
           "{} of its {} process pairs adjusted by kerntime's reference (16 one-warp launches "
           "measured in the same pair: B/A exactly 1 but for the pair's mode; slope {:.2f} from "
-          "the pairs before each): their spread {:.2f} % → {:.2f} %",
-          units.adjusted_rounds, observations, units.beta.value_or(0), 100 * units.sd_before,
+          "the pairs before each): spread {:.2f} % as measured, {:.2f} % adjusted; the interval "
+          "is where the two sequences, each at alpha / 2, agree",
+          units.adjusted.size(), observations, units.beta.value_or(0), 100 * units.sd_before,
           100 * units.sd_after));
     }
   }

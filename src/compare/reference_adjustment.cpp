@@ -84,13 +84,57 @@ reference_adjusted adjust_by_reference(std::span<const double> state,
     const auto beta = reference_beta(state.first(r), reference.first(r));
     if (beta && reference[r]) {
       out.observations[r] = state[r] - (*beta * *reference[r]);
-      ++out.adjusted_rounds;
+      out.adjusted.push_back(out.observations[r]);
     }
   }
   out.beta = reference_beta(state, reference);
   out.sd_before = sd_of({state.begin(), state.end()});
-  out.sd_after = sd_of(out.observations);
+  out.sd_after = sd_of(out.adjusted);
   return out;
+}
+
+referenced_ratio::referenced_ratio(double alpha, double timer_step_fraction,
+                                   std::span<const double> rounds,
+                                   std::span<const std::optional<double>> reference)
+    : adjustment_(adjust_by_reference(rounds, reference)),
+      measured_(reference.empty() ? alpha : alpha / 2, timer_step_fraction) {
+  for (const double x : rounds) {
+    measured_.add_block(x);
+  }
+  if (!reference.empty()) {
+    adjusted_.emplace(alpha / 2, timer_step_fraction);
+    for (const double x : adjustment_.adjusted) {
+      adjusted_->add_block(x);
+    }
+  }
+}
+
+const sequential_ratio& referenced_ratio::deciding() const {
+  if (!adjusted_) {
+    return measured_;
+  }
+  const ab_interval m = measured_.interval();
+  const ab_interval a = adjusted_->interval();
+  return std::log(a.high / a.low) < std::log(m.high / m.low) ? *adjusted_ : measured_;
+}
+
+ab_interval referenced_ratio::interval() const {
+  const ab_interval m = measured_.interval();
+  if (!adjusted_ || adjusted_->blocks() < 3) {
+    return m;
+  }
+  const ab_interval a = adjusted_->interval();
+  ab_interval both{.ratio = deciding().interval().ratio,
+                   .low = std::max(m.low, a.low),
+                   .high = std::min(m.high, a.high),
+                   .blocks = m.blocks};
+  if (!(both.low <= both.high)) {
+    // The two miss each other: one of them misses the ratio, which the premise (the reference's
+    // B/A is 1) makes unlikely; the rounds as measured do not rest on it.
+    return m;
+  }
+  both.ratio = std::clamp(both.ratio, both.low, both.high);
+  return both;
 }
 
 } // namespace kerntime::detail

@@ -13,6 +13,8 @@
 #include <span>
 #include <vector>
 
+#include "compare/confidence_sequence.hpp"
+
 namespace kerntime::detail {
 
 // No adjustment before this many earlier rounds with a reference: a slope from fewer is noise.
@@ -25,11 +27,12 @@ inline constexpr double reference_beta_max = 2;
 
 struct reference_adjusted {
   std::vector<double> observations; // each round's, adjusted where a beta was known
+  std::vector<double> adjusted;     // the rounds that were adjusted (a beta was known before them
+                                    // and the round had a reference), in order
   std::optional<double> beta;       // the slope of all rounds read (for the next round); none
                                     // until reference_min_rounds rounds had a reference
-  std::size_t adjusted_rounds = 0;  // rounds that were adjusted (a beta was known before them)
-  double sd_before = 0;             // the SD of the rounds' observations as measured
-  double sd_after = 0;              // and as adjusted (the same rounds); 0 with fewer than 2
+  double sd_before = 0;             // the SD of all rounds as measured (0 with fewer than 2)
+  double sd_after = 0;              // the SD of the adjusted rounds (0 with fewer than 2)
 };
 
 // The slope of `state` on `reference` over the rounds that have a reference, clamped to
@@ -44,5 +47,31 @@ struct reference_adjusted {
 [[nodiscard]] reference_adjusted
 adjust_by_reference(std::span<const double> state,
                     std::span<const std::optional<double>> reference);
+
+// The confidence sequence of a state whose rounds have a reference: one over the rounds as
+// measured and one over the adjusted rounds alone, each at alpha / 2, so that each misses the
+// true ratio at some look with a chance of alpha / 2 at most and both together with alpha at
+// most; the interval is where the two overlap. A state the reference does not follow decides as
+// by the first (a little wider than at alpha); one it follows by the second, from its first
+// adjusted rounds on, free of the modes the early rounds carry. Without a reference: the first
+// alone, at alpha.
+class referenced_ratio {
+public:
+  // `rounds`: each round's log-ratio; `reference`: as long as `rounds`, or empty (none).
+  referenced_ratio(double alpha, double timer_step_fraction, std::span<const double> rounds,
+                   std::span<const std::optional<double>> reference);
+
+  [[nodiscard]] ab_interval interval() const;
+  // The sequence whose interval is narrower now: what the state's verdict rests on, for the
+  // questions the interval alone does not answer (how many rounds would decide; the floor).
+  [[nodiscard]] const sequential_ratio& deciding() const;
+  [[nodiscard]] const reference_adjusted& adjustment() const { return adjustment_; }
+  [[nodiscard]] bool referenced() const { return adjusted_.has_value(); }
+
+private:
+  reference_adjusted adjustment_;
+  sequential_ratio measured_;
+  std::optional<sequential_ratio> adjusted_;
+};
 
 } // namespace kerntime::detail

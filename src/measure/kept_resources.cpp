@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -176,6 +177,18 @@ borrowed<blocking_kernel> borrow_blocker() {
 
 void release_kept_flushes() {
   flushes().release_idle();
+}
+
+namespace {
+std::atomic<cudaStream_t> shared_stream{nullptr};
+} // namespace
+
+void use_one_stream(cudaStream_t stream) {
+  shared_stream.store(stream);
+}
+
+cudaStream_t one_stream() {
+  return shared_stream.load();
 }
 
 std::size_t kept_resource_count() {

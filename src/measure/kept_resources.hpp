@@ -10,6 +10,8 @@
 #include <functional>
 #include <memory>
 
+#include <cuda_runtime_api.h>
+
 #include "flush/l2_flush.hpp"
 #include "measure/blocking_kernel.hpp"
 
@@ -26,6 +28,14 @@ template <typename T> using borrowed = std::unique_ptr<T, std::function<void(T*)
 // measurement makes its own, wherever the allocator puts it then (kerntime ab's workers: each
 // preparation's flush buffer lands somewhere new, as its inputs do). Outside a scope: nothing.
 void release_kept_flushes();
+
+// One stream for every measurement made without a stream of its own, from now until it is set
+// to nullptr (the caller owns the stream). kerntime ab's workers, with the reference on: a
+// stream's launches run in one of two launch-gap modes for its life (on an H100 `tiny_kernel` with
+// 16 launches read 35.2 or 37.5 µs), so the states and the reference share the one the worker's
+// stream drew (docs/ab.md, "The reference"). nullptr (the default): each measurement makes its own.
+void use_one_stream(cudaStream_t stream);
+[[nodiscard]] cudaStream_t one_stream();
 
 // How many resources the current scope keeps now (borrowed or not), for tests.
 [[nodiscard]] std::size_t kept_resource_count();

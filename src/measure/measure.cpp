@@ -51,6 +51,9 @@ public:
     // A fault left by earlier work is not this benchmark's; say so before running anything.
     check_cuda(cudaGetLastError(), "before the measurement (an earlier CUDA error is pending)");
     if (stream == nullptr) {
+      stream = detail::one_stream(); // kerntime ab's workers may set one for the process
+    }
+    if (stream == nullptr) {
       stream = own_stream_.emplace().get();
     }
     if (p.flush_l2) {

@@ -71,6 +71,7 @@ public:
       start_problem_ = e.what();
       return;
     }
+    ++starts_;
     ++summary.workers_started;
   }
 
@@ -88,6 +89,7 @@ public:
     case heard::message:
       if (m.what == worker_message::kind::ready) {
         device_ = m.device;
+        reference_ = m.reference;
         ready_ = true;
         summary.worker_ready_seconds.push_back(seconds_since(started_));
         return "";
@@ -117,9 +119,21 @@ public:
     return "";
   }
 
+  // The reference's identity its worker reported when ready; empty: none.
+  [[nodiscard]] const std::string& reference() const { return reference_; }
+  // How many processes this side has started: a state's trials and the reference measured under
+  // the same count ran in the same process.
+  [[nodiscard]] std::size_t starts() const { return starts_; }
+
   trial_answer trial(std::size_t plan_index, const std::string& name, double timeout_s) {
+    return ask(run_command(plan_index, name), timeout_s);
+  }
+  trial_answer reference_trial(double timeout_s) { return ask(reference_command(), timeout_s); }
+
+private:
+  trial_answer ask(const std::string& command, double timeout_s) {
     trial_answer answer;
-    (void)process_->send(run_command(plan_index, name)); // a dead worker reads as ended below
+    (void)process_->send(command); // a dead worker reads as ended below
     worker_message m;
     switch (next_message(after(timeout_s), m)) {
     case heard::message:
@@ -150,6 +164,7 @@ public:
     return answer;
   }
 
+public:
   // No more trials: the worker sees the end of its commands and exits, left to do it (while the
   // next round's worker starts: a CUDA context takes longer to make than to end, and both sides
   // are told before either is awaited); see_off() waits for it.
@@ -229,6 +244,8 @@ private:
   std::unique_ptr<worker_process> leaving_; // retired, not yet seen off
   std::deque<std::string> lines_;
   std::optional<run_device> device_;
+  std::string reference_;
+  std::size_t starts_ = 0;
   clock_type::time_point started_;
   bool ready_ = false;
   std::string start_problem_;
@@ -246,6 +263,7 @@ ab_trials trials_of(const ab_state_outcome& o) {
     t.b.push_back(&*run.result);
   }
   t.process_pairs = o.process_pairs;
+  t.reference = o.reference;
   return t;
 }
 
@@ -295,6 +313,38 @@ public:
     worker_of(other_side(first)).launch(summary_);
   }
 
+  // Before the round's first state, once both workers are ready: the reference's blocks of
+  // A B B A in this round's process pair (ab_run_settings::reference_trials), whose mean
+  // log-ratio adjusts every state's observation of the round. Decided at the first ready pair:
+  // only where both sides report the same reference.
+  void measure_reference() {
+    if (reference_round_ == rounds_begun_) {
+      return; // measured (or tried) this round
+    }
+    reference_round_ = rounds_begun_;
+    round_reference_.reset();
+    if (settings_.reference_trials == 0 || settings_.keep_workers) {
+      return;
+    }
+    const std::size_t round = rounds_begun_ - 1;
+    const auto started = clock_type::now();
+    if (!reference_decided_) {
+      reference_decided_ = true;
+      decide_reference();
+    }
+    if (!reference_on_) {
+      return;
+    }
+    round_reference_ = reference_log_ratio(round);
+    reference_.seconds += seconds_since(started);
+    if (round_reference_) {
+      reference_starts_ = {a_.starts(), b_.starts()};
+      reference_.log_ratios.push_back(*round_reference_);
+    }
+  }
+
+  [[nodiscard]] const ab_reference_summary& reference_summary() const { return reference_; }
+
   // Runs this round's blocks of one state: `finished` when the state is decided, at a limit,
   // failed or skipped (its comparison made when both sides measured it), `no_worker` when a
   // side's worker did not start (the state is untouched: another round runs it, maybe on another
@@ -307,6 +357,7 @@ public:
       }
     }
     see_off_retired();
+    measure_reference();
     const auto start = clock_type::now();
     // Whole rounds up to --max-pairs (run_ab checked that they divide it).
     const std::size_t blocks = settings_.pairs_per_round / (trials_per_block / 2);
@@ -320,6 +371,14 @@ public:
     ++o.rounds;
     if (!settings_.keep_workers) {
       o.process_pairs.push_back(blocks);
+      if (reference_on_) {
+        // Rounds before the reference was decided had none; a worker replaced since the
+        // reference ran is another process, whose mode the reference did not see.
+        o.reference.resize(o.process_pairs.size() - 1);
+        const bool same_pair =
+            round_reference_ && reference_starts_ == std::pair{a_.starts(), b_.starts()};
+        o.reference.push_back(same_pair ? round_reference_ : std::nullopt);
+      }
     }
     std::optional<ab_end> end;
     ab_options options = options_of(o);
@@ -374,6 +433,57 @@ public:
   }
 
 private:
+  // The reference's trials of this round, in blocks of A B B A: their mean log-ratio, or none
+  // when a trial failed (said as an event).
+  std::optional<double> reference_log_ratio(std::size_t round) {
+    std::vector<double> block_ratios;
+    std::vector<double> a_times;
+    std::vector<double> b_times;
+    for (std::size_t k = 0; k < settings_.reference_trials * 2; ++k) {
+      const ab_side which = side_in_round(round, k);
+      trial_answer answer = worker_of(which).reference_trial(settings_.trial_timeout_s);
+      if (!answer.run || answer.run->status != run_status::ok || !answer.run->result) {
+        ++reference_.failed_rounds;
+        event(fmt::format("kerntime's reference failed on {}'s worker on {} ({}); this round's "
+                          "states go unadjusted",
+                          which == ab_side::a ? "A" : "B", slot_.label,
+                          answer.run ? answer.run->message : answer.failure));
+        return std::nullopt;
+      }
+      (which == ab_side::a ? a_times : b_times)
+          .push_back(preparation_time_ns(*answer.run->result));
+      if (a_times.size() == 2 && b_times.size() == 2) {
+        block_ratios.push_back(block_log_ratio(trial_order::balanced,
+                                               {a_times[0], b_times[0], b_times[1], a_times[1]}));
+        a_times.clear();
+        b_times.clear();
+      }
+    }
+    double sum = 0;
+    for (const double x : block_ratios) {
+      sum += x;
+    }
+    return sum / static_cast<double>(block_ratios.size());
+  }
+
+  // Whether the run adjusts by the reference: both sides must measure the same one (the run's
+  // last lines say why not, reference_line in cli/ab_command.cpp).
+  void decide_reference() {
+    const std::string& a = a_.reference();
+    const std::string& b = b_.reference();
+    if (a.empty() || b.empty()) {
+      reference_.off_reason = fmt::format(
+          "{}'s worker measures no reference (a program built with an older kerntime)",
+          a.empty() ? (b.empty() ? "neither side" : "A") : "B");
+    } else if (a != b) {
+      reference_.off_reason = fmt::format("A and B measure different references (\"{}\" and "
+                                          "\"{}\"): their ratio need not be 1",
+                                          a, b);
+    } else {
+      reference_on_ = true;
+    }
+  }
+
   // The options a state is read with: the run's, with `same` at the band it went on at when it
   // was widened.
   [[nodiscard]] ab_options options_of(const ab_state_outcome& o) const {
@@ -482,6 +592,14 @@ private:
   supervision_summary summary_;
   std::string last_start_problem_;
   std::size_t rounds_begun_ = 0;
+  // The reference: whether this run uses it (decided at the first ready pair), its log-ratio in
+  // the current round and the worker starts it ran under, and what became of it.
+  bool reference_decided_ = false;
+  std::size_t reference_round_ = 0; // rounds_begun_ when the reference last ran (or was tried)
+  bool reference_on_ = false;
+  std::optional<double> round_reference_;
+  std::pair<std::size_t, std::size_t> reference_starts_;
+  ab_reference_summary reference_;
 };
 
 std::string progress_line(const ab_state_outcome& o, std::size_t done, std::size_t total) {
@@ -523,10 +641,15 @@ share_out(const std::vector<std::size_t>& open,
 } // namespace
 
 std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
-                                     const ab_run_settings& settings,
-                                     supervision_summary* summary) {
+                                     const ab_run_settings& settings, supervision_summary* summary,
+                                     ab_reference_summary* reference) {
   if (settings.pairs.empty()) {
     throw invalid_argument("run_ab needs at least one device with a worker per side");
+  }
+  if (settings.reference_trials % 2 != 0) {
+    throw invalid_argument(fmt::format("run_ab needs an even number of reference trials per side "
+                                       "({}): whole blocks of A B B A",
+                                       settings.reference_trials));
   }
   if (settings.pairs_per_round < 2 || settings.pairs_per_round % 2 != 0 ||
       settings.max_pairs % settings.pairs_per_round != 0) {
@@ -637,6 +760,19 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
       summary->worker_ready_seconds.insert(summary->worker_ready_seconds.end(),
                                            pair->summary().worker_ready_seconds.begin(),
                                            pair->summary().worker_ready_seconds.end());
+    }
+  }
+  if (reference != nullptr) {
+    reference->asked = settings.reference_trials > 0 && !settings.keep_workers;
+    for (const auto& pair : pairs) {
+      const ab_reference_summary& r = pair->reference_summary();
+      reference->log_ratios.insert(reference->log_ratios.end(), r.log_ratios.begin(),
+                                   r.log_ratios.end());
+      reference->failed_rounds += r.failed_rounds;
+      reference->seconds += r.seconds;
+      if (reference->off_reason.empty()) {
+        reference->off_reason = r.off_reason;
+      }
     }
   }
   std::signal(SIGPIPE, previous);

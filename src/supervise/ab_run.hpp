@@ -57,6 +57,11 @@ struct ab_run_settings {
   // The same process pair for every round: then every block is an observation, which the
   // process pair's offset makes too confident (docs/ab.md); for seeing that offset, not deciding.
   bool keep_workers = false;
+  // Trials per side of kerntime's own reference (measure/reference_work.hpp) each round's process
+  // pair runs before its states, in blocks of A B B A; each state's observation in that round is
+  // adjusted by the reference's log-ratio (compare/reference_adjustment.hpp). Only where both
+  // sides' workers report the same reference; 0, or with keep_workers: none.
+  std::size_t reference_trials = 4;
   // From its 10th round, a state whose rounds spread so widely that the threshold could not
   // settle within the rounds --max-pairs allows goes on at the narrowest band up to 5 × the
   // threshold that its spread could settle within a third of those left; one that no band could
@@ -77,6 +82,9 @@ struct ab_state_outcome {
   std::vector<benchmark_run> b;
   std::size_t rounds = 0;                     // the rounds it ran in
   std::vector<std::size_t> process_pairs;     // the blocks each round ran (fresh pairs only)
+  // Per round (as process_pairs), the reference's log-ratio in that round's process pair; none
+  // where it failed or the state's trials ran in a worker started after it. Empty: no reference.
+  std::vector<std::optional<double>> reference;
   std::optional<state_comparison> comparison; // both sides measured at least one block
   // Set when a side failed or skipped the state: "A: crashed: signal 11 (SIGSEGV)".
   std::string failure;
@@ -92,9 +100,19 @@ struct ab_state_outcome {
   double finished_after_s = 0; // since the run began: when the state was decided or given up
 };
 
+// What became of the reference over the run.
+struct ab_reference_summary {
+  bool asked = false;            // settings asked for it
+  std::string off_reason;        // why no round measured it, where it was asked for
+  std::vector<double> log_ratios; // each round's B/A of the reference, as measured
+  int failed_rounds = 0;          // rounds whose reference trials failed (their states unadjusted)
+  double seconds = 0;             // the reference's trials, over all rounds
+};
+
 // Runs every state and returns the outcomes in the order of `states`.
 [[nodiscard]] std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
                                                    const ab_run_settings& settings,
-                                                   supervision_summary* summary = nullptr);
+                                                   supervision_summary* summary = nullptr,
+                                                   ab_reference_summary* reference = nullptr);
 
 } // namespace kerntime::detail

@@ -11,6 +11,7 @@ namespace kerntime::detail {
 namespace {
 
 constexpr std::string_view run_word = "run ";
+constexpr std::string_view reference_word = "reference";
 constexpr std::string_view ready_word = "ready ";
 constexpr std::string_view unusable_word = "unusable ";
 constexpr std::string_view result_word = "result ";
@@ -50,13 +51,24 @@ std::optional<run_request> parse_run_command(std::string_view line) {
   return request;
 }
 
-std::string ready_message(const std::optional<run_device>& device) {
+std::string reference_command() {
+  return std::string(reference_word);
+}
+
+bool is_reference_command(std::string_view line) {
+  return line == reference_word;
+}
+
+std::string ready_message(const std::optional<run_device>& device, std::string_view reference) {
   nlohmann::json j = nullptr;
   if (device) {
     j = {{"host", device->host},
          {"ordinal", device->ordinal},
          {"name", device->name},
          {"uuid", device->uuid}};
+    if (!reference.empty()) {
+      j["reference"] = reference;
+    }
   }
   return std::string(ready_word) + j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -88,6 +100,7 @@ worker_message parse_worker_message(std::string_view line) {
       if (!j.is_null()) {
         m.device = run_device{j.at("host").get<std::string>(), j.at("ordinal").get<int>(),
                               j.at("name").get<std::string>(), j.at("uuid").get<std::string>()};
+        m.reference = j.value("reference", std::string());
       }
     } catch (const nlohmann::json::exception& e) {
       throw invalid_argument(fmt::format("a worker's ready line is not understood: {}", e.what()));

@@ -152,7 +152,7 @@ TEST(ab_comparison, process_pairs_adjusted_by_the_reference_lose_their_modes_and
   EXPECT_FALSE(plain.referenced);
   ASSERT_TRUE(adjusted.units);
   EXPECT_TRUE(adjusted.referenced);
-  EXPECT_EQ(adjusted.units->adjusted_rounds, mode.size() - reference_min_rounds);
+  EXPECT_EQ(adjusted.units->adjusted.size(), mode.size() - reference_min_rounds);
   // The first pairs, before a slope is known, keep their modes: the spread of all falls by half.
   EXPECT_LT(adjusted.units->sd_after, plain.units->sd_before / 2);
   EXPECT_LT(adjusted.time.high - adjusted.time.low, (plain.time.high - plain.time.low) / 1.5);

@@ -6,7 +6,7 @@
 //   hang     never answers                      fault  sends a cuda_fault result, then exits
 //   garbage  sends a line that is no message
 // STAND_IN_UNUSABLE=reason: says the device is unusable and exits. STAND_IN_LOG=FILE: appends
-// "start PID DEVICE placement=..." per start, "trial SIDE STATE PID" per trial (STAND_IN_SIDE)
+// "start PID DEVICE [stream=one] placement=..." per start, "trial SIDE STATE PID" per trial (STAND_IN_SIDE)
 // and "exit PID" when its commands end. STAND_IN_STATE_MS=N: an ok state takes N ms.
 // KERNTIME_WORKER_DEVICE: the ordinal it reports.
 // For kerntime ab: `stand_in_worker list --json -` prints a plan of the states in STAND_IN_STATES
@@ -15,12 +15,18 @@
 // STAND_IN_SCALED=NAME: the scale applies to that state only; so does STAND_IN_NOISE=F, the
 // noise's standard deviation as a fraction (default 0.0005). STAND_IN_TIMER_NS=N: the timer's
 // step the results report (a 1000 ns state with N = 32 is timer-bound at ±1 %).
-// STAND_IN_HANG_AT_EXIT=1: after its
+// STAND_IN_REFERENCE=IDENTITY: it reports measuring kerntime's reference of that identity and
+// answers "reference" with a result of 5000 ns (STAND_IN_NOISE's noise), logged "reference SIDE
+// PID"; without it, it reports none. STAND_IN_MODE=SHARE,SIZE: the process draws the high mode
+// with chance SHARE, which makes the reference SIZE (a fraction) slower and every state
+// STAND_IN_MODE_SLOPE (default 1) times that. The start line logs "stream=one" where
+// KERNTIME_ONE_STREAM is set. STAND_IN_HANG_AT_EXIT=1: after its
 // commands end it never exits (a teardown that hangs); STAND_IN_EXIT_MS=N: it takes N ms to
 // exit (a CUDA context's teardown), logging "exit" after them.
 
 #include <unistd.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -84,6 +90,24 @@ double scale(const std::string& state) {
   return for_state("STAND_IN_SCALE", state, 1.0);
 }
 
+// A measured result: one trial of 4 iterations of `ns`, at 1980 MHz, one kernel, the timer's step
+// STAND_IN_TIMER_NS.
+kerntime::measurement_result measured(double ns) {
+  using namespace kerntime;
+  measurement_result r;
+  trial_result trial;
+  trial.iterations.assign(4, iteration_sample{.span_ns = ns, .busy_ns = ns});
+  trial.telemetry.measured_sm_clock_mhz = 1980;
+  r.trials.push_back(trial);
+  r.latency_ns = ns;
+  if (const char* step = std::getenv("STAND_IN_TIMER_NS")) {
+    r.timer_resolution_ns = std::atof(step); // NOLINT(cert-err34-c): a test's input
+  }
+  r.kernels.push_back(
+      {.name = "stand_in_kernel", .calls_per_iteration = 1, .mean_ns = ns, .median_ns = ns, .share = 1});
+  return r;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -107,6 +131,7 @@ int main(int argc, char** argv) {
     const char* placement = std::getenv("KERNTIME_VARY_PLACEMENT");
     std::ofstream(log, std::ios::app)
         << "start " << ::getpid() << ' ' << ordinal
+        << (std::getenv("KERNTIME_ONE_STREAM") != nullptr ? " stream=one" : "")
         << " placement=" << (placement != nullptr ? placement : "none") << '\n';
   }
   if (const char* unusable = std::getenv("STAND_IN_UNUSABLE")) {
@@ -115,13 +140,43 @@ int main(int argc, char** argv) {
   }
   const run_device device{"stand-in-host", ordinal, "Stand-in GPU",
                           "GPU-00000000-0000-0000-0000-00000000000" + std::to_string(ordinal)};
-  send(out, ready_message(device));
+  const char* reference = std::getenv("STAND_IN_REFERENCE");
+  send(out, ready_message(device, reference != nullptr ? reference : ""));
+  // This process's mode: the log offset of the reference; states move by the slope times it.
+  double mode = 0;
+  if (const char* given = std::getenv("STAND_IN_MODE")) {
+    double share = 0;
+    double size = 0;
+    if (std::sscanf(given, "%lf,%lf", &share, &size) == 2 &&
+        std::uniform_real_distribution<double>(0, 1)(draw) < share) {
+      mode = std::log1p(size);
+    }
+  }
+  const char* slope_text = std::getenv("STAND_IN_MODE_SLOPE");
+  const double slope = slope_text != nullptr ? std::atof(slope_text) : 1.0;
   FILE* commands = ::fdopen(in, "r");
   char* line = nullptr;
   std::size_t capacity = 0;
   while (::getline(&line, &capacity, commands) > 0) {
     std::string text(line);
     text.pop_back();
+    if (is_reference_command(text)) {
+      if (const char* log = std::getenv("STAND_IN_LOG")) {
+        const char* side = std::getenv("STAND_IN_SIDE");
+        std::ofstream(log, std::ios::app)
+            << "reference " << (side != nullptr ? side : "?") << ' ' << ::getpid() << '\n';
+      }
+      const double ns = 5000 * std::exp(mode) *
+                        (1.0 + for_state("STAND_IN_NOISE", "", 0.0005) * unit_noise(draw));
+      benchmark_run run;
+      run.benchmark = "kerntime_reference";
+      run.state_name = "kerntime_reference/kernels=16";
+      run.device = device;
+      run.status = run_status::ok;
+      run.result = measured(ns);
+      send(out, result_message(run));
+      continue;
+    }
     const auto request = parse_run_command(text);
     if (!request) {
       return 4;
@@ -166,19 +221,7 @@ int main(int argc, char** argv) {
             (1000.0 + (100.0 * static_cast<double>(request->plan_index))) *
             scale(request->state_name) *
             (1.0 + for_state("STAND_IN_NOISE", request->state_name, 0.0005) * unit_noise(draw));
-        trial_result trial;
-        trial.iterations.assign(4, iteration_sample{.span_ns = ns, .busy_ns = ns});
-        trial.telemetry.measured_sm_clock_mhz = 1980;
-        r.trials.push_back(trial);
-        r.latency_ns = ns;
-        if (const char* step = std::getenv("STAND_IN_TIMER_NS")) {
-          r.timer_resolution_ns = std::atof(step);
-        }
-        r.kernels.push_back({.name = "stand_in_kernel",
-                             .calls_per_iteration = 1,
-                             .mean_ns = ns,
-                             .median_ns = ns,
-                             .share = 1});
+        r = measured(ns * std::exp(slope * mode));
       }
       run.result = r;
       send(out, result_message(run));
