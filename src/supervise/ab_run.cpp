@@ -272,6 +272,8 @@ enum class round_outcome { more, finished, no_worker };
 
 // A worker that cannot start this often in a row gives its device up.
 constexpr int start_attempts = 2;
+// A reference that fails in this many rounds in a row is not asked for again.
+constexpr int reference_attempts = 2;
 
 class pair_runner {
 public:
@@ -340,6 +342,12 @@ public:
     if (round_reference_) {
       reference_starts_ = {a_.starts(), b_.starts()};
       reference_.log_ratios.push_back(*round_reference_);
+      failed_in_a_row_ = 0;
+    } else if (++failed_in_a_row_ == reference_attempts) {
+      reference_on_ = false; // the rounds from here on go unadjusted, without asking again
+      reference_.off_reason = fmt::format("it failed in {} rounds in a row", reference_attempts);
+      event(fmt::format("kerntime's reference is no longer measured on {}: {}", slot_.label,
+                        reference_.off_reason));
     }
   }
 
@@ -595,6 +603,7 @@ private:
   // The reference: whether this run uses it (decided at the first ready pair), its log-ratio in
   // the current round and the worker starts it ran under, and what became of it.
   bool reference_decided_ = false;
+  int failed_in_a_row_ = 0;
   std::size_t reference_round_ = 0; // rounds_begun_ when the reference last ran (or was tried)
   bool reference_on_ = false;
   std::optional<double> round_reference_;

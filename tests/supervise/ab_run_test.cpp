@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -226,7 +227,8 @@ TEST(ab_run, each_round_flips_which_side_goes_first) {
   EXPECT_EQ(order, "ABBABAABABBA");
 }
 
-// The stand-ins' log (STAND_IN_LOG) as one letter per line: s(tart), t(rial), e(xit); and the
+// The stand-ins' log (STAND_IN_LOG) as one letter per line: s(tart), r(eference), t(rial),
+// e(xit); and the
 // trials' lines.
 struct worker_log {
   std::string kinds;
@@ -278,6 +280,113 @@ TEST(ab_run, a_round_starts_its_workers_while_the_last_exit_and_begins_its_trial
     pids.insert(trial.substr(trial.rfind(' ') + 1));
   }
   EXPECT_EQ(pids.size(), 6U);
+}
+
+// An A/A run of one state whose worker processes sit in a high mode (5 % slower, the reference
+// too) with a chance of 0.4, with `reference_trials` of the reference per side per round.
+struct referenced_run {
+  outcome o;
+  ab_reference_summary reference;
+  worker_log log;
+};
+
+referenced_run run_in_modes(std::size_t reference_trials, const environment& a_extra = {},
+                            const environment& b_extra = {}) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("kerntime_ab_reference_" + std::to_string(::getpid()) + ".log");
+  std::filesystem::remove(path);
+  const std::vector<std::string> names{"ok/launch_bound"};
+  ab_pair_slot pair = pair_on(0, names, 1.0,
+                              {{"STAND_IN_LOG", path.string()},
+                               {"STAND_IN_MODE", "0.4,0.05"},
+                               {"STAND_IN_NOISE", "0.002"}});
+  pair.a.environment.emplace_back("STAND_IN_SIDE", "A");
+  pair.b.environment.emplace_back("STAND_IN_SIDE", "B");
+  pair.a.environment.insert(pair.a.environment.end(), a_extra.begin(), a_extra.end());
+  pair.b.environment.insert(pair.b.environment.end(), b_extra.begin(), b_extra.end());
+  ab_run_settings settings;
+  settings.pairs = {pair};
+  settings.min_rounds = 6;
+  settings.max_pairs = 80; // 40 rounds
+  settings.reference_trials = reference_trials;
+  settings.give_up_early = false;
+  settings.trial_timeout_s = 30;
+  settings.start_timeout_s = 30;
+  referenced_run r;
+  r.o = run_capturing_events<ab_state_outcome>(
+      settings, [&](const ab_run_settings& given, supervision_summary* summary) {
+        return run_ab(states_named(names), given, summary, &r.reference);
+      });
+  r.log = read_log(path);
+  std::filesystem::remove(path);
+  return r;
+}
+
+const environment same_reference{{"STAND_IN_REFERENCE", "ref 1"}};
+
+TEST(ab_run, the_reference_takes_each_process_pairs_mode_out_and_the_state_decides_sooner) {
+  const referenced_run with = run_in_modes(4, same_reference, same_reference);
+  const referenced_run without = run_in_modes(0, same_reference, same_reference);
+  ASSERT_EQ(with.o.states.size(), 1U);
+  const ab_state_outcome& s = with.o.states[0];
+  ASSERT_TRUE(s.comparison) << s.failure;
+  EXPECT_EQ(s.comparison->outcome, verdict::same);
+  EXPECT_EQ(s.reference.size(), s.process_pairs.size()); // every round measured it
+  ASSERT_TRUE(s.comparison->reference_beta && s.comparison->unit_sd_adjusted);
+  EXPECT_NEAR(*s.comparison->reference_beta, 1.0, 0.15); // the state moves as the reference does
+  EXPECT_LT(*s.comparison->unit_sd_adjusted, *s.comparison->unit_sd / 3);
+  EXPECT_EQ(with.reference.log_ratios.size(), s.process_pairs.size());
+  EXPECT_TRUE(with.reference.off_reason.empty());
+  // Each round: both workers start on one stream, then the reference's two blocks (8 trials),
+  // then the state's block.
+  EXPECT_EQ(with.log.kinds.substr(0, 14), "ss" + std::string(8, 'r') + "tttt");
+  // Without the reference the modes stay in its rounds: 5 % steps where the reference's part is
+  // gone, and `same` at ±1 % takes far more rounds, if any.
+  const ab_state_outcome& plain = without.o.states[0];
+  ASSERT_TRUE(plain.comparison) << plain.failure;
+  EXPECT_TRUE(plain.reference.empty());
+  EXPECT_FALSE(plain.comparison->reference_beta);
+  EXPECT_EQ(without.log.kinds.find('r'), std::string::npos);
+  EXPECT_GT(plain.process_pairs.size(), s.process_pairs.size());
+  std::cout << "A/A in two modes: with the reference " << s.process_pairs.size() << " rounds, "
+            << to_string(s.comparison->outcome) << "; without " << plain.process_pairs.size()
+            << " rounds, " << to_string(plain.comparison->outcome) << '\n';
+}
+
+TEST(ab_run, a_reference_that_fails_leaves_its_rounds_unadjusted_and_is_dropped_after_two) {
+  const environment failing{same_reference[0], {"STAND_IN_REFERENCE_FAILS", "1"}};
+  const referenced_run r = run_in_modes(4, same_reference, failing);
+  const ab_state_outcome& s = r.o.states[0];
+  ASSERT_TRUE(s.comparison) << s.failure; // the state itself is measured and read
+  EXPECT_EQ(r.reference.failed_rounds, 2);
+  EXPECT_TRUE(r.reference.log_ratios.empty());
+  EXPECT_EQ(r.reference.off_reason, "it failed in 2 rounds in a row");
+  // Round 1's entry has none; from round 2 on the run keeps none.
+  EXPECT_EQ(s.reference, (std::vector<std::optional<double>>{std::nullopt}));
+  EXPECT_FALSE(s.comparison->reference_beta);
+  EXPECT_NE(r.o.events.find("kerntime's reference failed on B's worker"), std::string::npos)
+      << r.o.events;
+  EXPECT_NE(r.o.events.find("is no longer measured on GPU 0"), std::string::npos) << r.o.events;
+  // Two rounds asked for it: in round 1 A's trial, then B's, which failed; in round 2 B goes first
+  // and fails at once.
+  EXPECT_EQ(std::count(r.log.kinds.begin(), r.log.kinds.end(), 'r'), 3);
+}
+
+TEST(ab_run, sides_that_measure_different_references_or_none_are_read_as_measured_saying_why) {
+  const referenced_run different =
+      run_in_modes(4, same_reference, {{"STAND_IN_REFERENCE", "ref 2"}});
+  EXPECT_TRUE(different.reference.asked);
+  EXPECT_TRUE(different.reference.log_ratios.empty());
+  EXPECT_NE(different.reference.off_reason.find("different references"), std::string::npos)
+      << different.reference.off_reason;
+  EXPECT_EQ(different.log.kinds.find('r'), std::string::npos); // never asked for
+  ASSERT_TRUE(different.o.states[0].comparison);
+  EXPECT_FALSE(different.o.states[0].comparison->reference_beta);
+  const referenced_run older = run_in_modes(4, same_reference, {});
+  EXPECT_NE(older.reference.off_reason.find("B's worker measures no reference"),
+            std::string::npos)
+      << older.reference.off_reason;
+  EXPECT_TRUE(older.o.states[0].reference.empty());
 }
 
 TEST(ab_run, a_device_whose_workers_cannot_start_is_given_up_and_the_other_runs_everything) {

@@ -19,7 +19,7 @@
 // answers "reference" with a result of 5000 ns (STAND_IN_NOISE's noise), logged "reference SIDE
 // PID"; without it, it reports none. STAND_IN_MODE=SHARE,SIZE: the process draws the high mode
 // with chance SHARE, which makes the reference SIZE (a fraction) slower and every state
-// STAND_IN_MODE_SLOPE (default 1) times that. The start line logs "stream=one" where
+// STAND_IN_MODE_SLOPE (default 1) times that. STAND_IN_REFERENCE_FAILS=1: the reference fails. The start line logs "stream=one" where
 // KERNTIME_ONE_STREAM is set. STAND_IN_HANG_AT_EXIT=1: after its
 // commands end it never exits (a teardown that hangs); STAND_IN_EXIT_MS=N: it takes N ms to
 // exit (a CUDA context's teardown), logging "exit" after them.
@@ -174,6 +174,12 @@ int main(int argc, char** argv) {
       run.device = device;
       run.status = run_status::ok;
       run.result = measured(ns);
+      if (std::getenv("STAND_IN_REFERENCE_FAILS") != nullptr) {
+        run.status = run_status::failed;
+        run.error = error_kind::other;
+        run.message = "the reference's kernels: invalid configuration";
+        run.result.reset();
+      }
       send(out, result_message(run));
       continue;
     }
