@@ -479,10 +479,13 @@ private:
   void decide_reference() {
     const std::string& a = a_.reference();
     const std::string& b = b_.reference();
-    if (a.empty() || b.empty()) {
+    if (a.empty() && b.empty()) {
+      reference_.off_reason = "neither side's worker measures one (programs built with an older "
+                              "kerntime)";
+    } else if (a.empty() || b.empty()) {
       reference_.off_reason = fmt::format(
           "{}'s worker measures no reference (a program built with an older kerntime)",
-          a.empty() ? (b.empty() ? "neither side" : "A") : "B");
+          a.empty() ? "A" : "B");
     } else if (a != b) {
       reference_.off_reason = fmt::format("A and B measure different references (\"{}\" and "
                                           "\"{}\"): their ratio need not be 1",

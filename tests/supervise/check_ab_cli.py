@@ -144,6 +144,41 @@ class ab_command(unittest.TestCase):
             self.assertTrue(starts, choice)
             self.assertEqual({line.rsplit("placement=", 1)[1] for line in starts}, {seen}, choice)
 
+    def test_the_reference_runs_on_one_stream_per_worker_where_both_sides_measure_it(self):
+        # The stand-ins report a reference where STAND_IN_REFERENCE names one (a kerntime
+        # program reports its library's); every round then measures it before the states, and
+        # every worker is told to measure on one stream.
+        log = self.dir / "reference.log"
+        a = self.program("referenced", env=f"STAND_IN_LOG='{log}' STAND_IN_REFERENCE='ref 1'")
+        out = self.dir / "ab.json"
+        done = self.ab(a, a, "--json", str(out), "-q")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        lines = log.read_text().splitlines()
+        starts = [line for line in lines if line.startswith("start ")]
+        self.assertTrue(starts)
+        self.assertTrue(all(" stream=one " in line for line in starts), starts)
+        # Six rounds, four reference trials per side in each.
+        self.assertEqual(sum(line.startswith("reference ") for line in lines), 6 * 8)
+        self.assertIn("reference (kerntime's 16 one-warp launches, the same code on both sides) "
+                      "measured in 6 process pairs", done.stderr)
+        for state in json.loads(out.read_text())["states"]:
+            self.assertIn("unit_sd_adjusted", state)
+            self.assertIsNotNone(state["unit_sd"])
+        # --reference 0: no reference, no shared stream, nothing said of it.
+        log.unlink()
+        off = self.ab(a, a, "--reference", "0", "-q")
+        self.assertEqual(off.returncode, 0, off.stderr)
+        lines = log.read_text().splitlines()
+        self.assertFalse(any(line.startswith("reference ") for line in lines))
+        self.assertFalse(any("stream=one" in line for line in lines))
+        self.assertNotIn("kerntime: reference", off.stderr)
+        self.assertNotIn("no reference measured", off.stderr)
+        # A program that measures none: the run says so and reads the states as measured.
+        plain = self.program("plain")
+        older = self.ab(plain, plain, "-q")
+        self.assertEqual(older.returncode, 0, older.stderr)
+        self.assertIn("no reference measured: neither side's worker measures one", older.stderr)
+
     def test_max_pairs_ends_a_state_inconclusive(self):
         a = self.program("a")
         b = self.program("b", scale=1.01)  # on the band's edge
@@ -267,6 +302,8 @@ class ab_command(unittest.TestCase):
             ([a, a, "--pairs-per-round", "3"], "--pairs-per-round 3"),
             ([a, a, "--pairs-per-round", "0"], "--pairs-per-round 0"),
             ([a, a, "--vary-placement", "maybe"], "--vary-placement maybe"),
+            ([a, a, "--reference", "3"], "--reference 3: give an even number"),
+            ([a, a, "--reference", "-2"], "--reference -2"),
             ([a, a, "--trials", "5"], "drop --trials"),
             ([a, a, "--stop-at-ci", "0.5"], "drop --stop-at-ci"),
             ([a, a, "--repeat", "0"], "--repeat"),
