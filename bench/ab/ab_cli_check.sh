@@ -32,6 +32,7 @@ for i in $(seq 1 "${AA_RUNS:-5}"); do
     --results-b "$raw/aa_${i}_b.json" -q 2>"$OUT/aa_$i.err"
   echo "exit $?"
   tail -n 2 "$OUT/aa_$i.err"
+  grep -h "reference" "$OUT/aa_$i.err" || true
 done
 
 if compgen -G "$raw/aa_*_a.json" >/dev/null; then
@@ -97,6 +98,7 @@ print(f"| 200 µs vs 201 µs, ±0.25 % | {len(half)} | {count(half,'slower')} | 
 walls = sorted(t[0] for t in times)
 print(f"RESULT ab_cli_aa states={len(aa)} slower={count(aa,'slower')} faster={count(aa,'faster')} "
       f"same={count(aa,'same')} same_wider={count(wider,'same')} "
+      f"same_at_threshold={count(aa,'same') - count(wider,'same')} "
       f"inconclusive={count(aa,'inconclusive')} "
       f"suite_s={walls[len(walls) // 2] if walls else float('nan'):.1f}")
 for d in (20, 200):
@@ -111,6 +113,17 @@ pairs = [r["base_units"] for r in aa]
 if pairs:
     print(f"A/A process pairs (rounds) per state: median {statistics.median(pairs)}, "
           f"max {max(pairs)}")
+# Each state the reference adjusted (docs/ab.md, "The reference"): how far its rounds spread as
+# measured and as adjusted, per run.
+adjusted = {}
+for r in aa:
+    if r.get("unit_sd_adjusted") is not None and r.get("reference_beta") is not None:
+        adjusted.setdefault(r["state_name"], []).append(r)
+for name, rows in sorted(adjusted.items()):
+    print(f"adjusted: {name}: " + "; ".join(
+        f"{r['verdict']} ±{100 * r['band']:g} % after {r['base_units']}, beta "
+        f"{r['reference_beta']:.2f}, sd {100 * r['unit_sd']:.2f} -> {100 * r['unit_sd_adjusted']:.2f} %"
+        for r in rows))
 for r in wider:
     print(f"  {r['verdict']} at ±{100 * r['band']:g} %: {r['state_name']} ratio {r['ratio']:.4f} "
           f"[{r['ratio_low']:.4f}, {r['ratio_high']:.4f}] after {r['base_units']} {r['unit']}")

@@ -1,0 +1,61 @@
+// kerntime's own launch-bound reference (measure/reference_work.hpp), which `kerntime ab`'s
+// workers measure every round: 16 one-warp launches per iteration, timed through CUPTI under the
+// protocol it is given; and the one stream a worker may set for all its measurements
+// (measure/kept_resources.hpp, use_one_stream), which the work then runs on.
+
+#include <cuda_runtime_api.h>
+
+#include <kerntime/cuda.hpp>
+#include <kerntime/measure.hpp>
+
+#include <chrono>
+#include <string>
+
+#include "gpu_test.hpp"
+#include "measure/kept_resources.hpp"
+#include "measure/reference_work.hpp"
+#include "spin_kernel.hpp"
+
+namespace kerntime::gpu_tests {
+namespace {
+
+class reference_work : public gpu_test {};
+
+TEST_F(reference_work, sixteen_one_warp_launches_per_iteration_timed_by_cupti) {
+  protocol p;
+  p.trials = 1;
+  p.backend = backend_request::cupti;
+  const measurement_result r = detail::measure_reference(p);
+  EXPECT_EQ(r.backend, timing_backend::cupti);
+  ASSERT_EQ(r.kernels.size(), 1U);
+  EXPECT_NE(r.kernels[0].name.find("bump_counter"), std::string::npos) << r.kernels[0].name;
+  EXPECT_DOUBLE_EQ(r.kernels[0].calls_per_iteration, detail::reference_launches);
+  // 16 launches of a kernel well under a microsecond, with launch gaps between them: a few tens
+  // of microseconds on an H100 or H200 (docs/ab.md), never under 16 short kernels' worth.
+  EXPECT_GT(r.latency_ns, 2'000);
+  EXPECT_LT(r.latency_ns, 500'000);
+}
+
+TEST_F(reference_work, a_stream_set_for_all_is_the_one_every_measurement_runs_on) {
+  const cuda_stream shared;
+  detail::use_one_stream(shared.get());
+  protocol p;
+  p.trials = 1;
+  p.warmup = 1;
+  p.warmup_auto = false;
+  cudaStream_t seen = nullptr;
+  const auto spin_on = [&seen](cudaStream_t stream, int) {
+    seen = stream;
+    testkit::launch_spin(stream, std::chrono::microseconds(5));
+  };
+  (void)measure(spin_on, p);
+  EXPECT_EQ(seen, shared.get());
+  (void)detail::measure_reference(p); // the reference too, without complaint
+  detail::use_one_stream(nullptr);
+  (void)measure(spin_on, p);
+  EXPECT_NE(seen, shared.get()); // a stream of the measurement's own again
+  EXPECT_EQ(detail::one_stream(), nullptr);
+}
+
+} // namespace
+} // namespace kerntime::gpu_tests
