@@ -312,9 +312,14 @@ CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
               "shows the offset a process pair carries, but decides too readily (docs/ab.md)");
   ab.add_option("--reference", flags.reference,
                 "Trials per side of kerntime's own launch-bound reference (16 one-warp launches) "
-                "each round's process pair runs before its states, all on one stream per worker: "
-                "each state's round is then taken less the part of the reference's B/A it "
-                "follows, the process pair's launch-gap mode (docs/ab.md); even; 0: none")
+                "each round's process pair runs before its states: each state's round is then "
+                "taken less the part of the reference's B/A it follows, the process pair's "
+                "launch-gap mode (docs/ab.md); even; 0: none")
+      ->capture_default_str();
+  ab.add_option("--streams", flags.streams,
+                "one: each worker makes every measurement, its states' and the reference's, on "
+                "one stream, so they share the launch-gap mode a stream draws; fresh: each "
+                "measurement on a stream of its own (as kerntime run does)")
       ->capture_default_str();
   ab.add_flag("--run-to-limits", flags.run_to_limits,
               "Judge every state at --threshold and run it to --max-pairs or --max-time; by "
@@ -391,6 +396,10 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
                                        "none",
                                        flags.reference));
   }
+  if (flags.streams != "one" && flags.streams != "fresh") {
+    throw invalid_argument(
+        fmt::format("--streams {} is neither one nor fresh; e.g. --streams one", flags.streams));
+  }
   if (!(flags.max_time_s > 0)) {
     throw invalid_argument(fmt::format(
         "--max-time {:g}: give a number of seconds above 0, e.g. --max-time 60", flags.max_time_s));
@@ -454,7 +463,7 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
       environment.emplace_back(vary_placement_variable,
                                flags.vary_placement == "all" ? vary_flush_too : "inputs");
     }
-    if (settings.reference_trials > 0) {
+    if (flags.streams == "one") {
       environment.emplace_back(one_stream_variable, "1");
     }
     launch.environment = std::move(environment);

@@ -35,6 +35,8 @@ struct ab_flags {
   long long min_rounds = static_cast<long long>(default_min_rounds);
   bool keep_workers = false;
   long long reference = 4; // trials per side per round of kerntime's reference; 0: none
+  std::string streams = "one"; // one: a worker measures everything on one stream; fresh: a new
+                               // stream per measurement
   bool run_to_limits = false; // every undecided state to --max-pairs or --max-time
   std::string vary_placement = "on";
   double max_time_s = 60;

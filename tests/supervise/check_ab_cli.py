@@ -164,9 +164,9 @@ class ab_command(unittest.TestCase):
         for state in json.loads(out.read_text())["states"]:
             self.assertIn("unit_sd_adjusted", state)
             self.assertIsNotNone(state["unit_sd"])
-        # --reference 0: no reference, no shared stream, nothing said of it.
+        # --reference 0: no reference, nothing said of it; --streams fresh: no shared stream.
         log.unlink()
-        off = self.ab(a, a, "--reference", "0", "-q")
+        off = self.ab(a, a, "--reference", "0", "--streams", "fresh", "-q")
         self.assertEqual(off.returncode, 0, off.stderr)
         lines = log.read_text().splitlines()
         self.assertFalse(any(line.startswith("reference ") for line in lines))
@@ -304,6 +304,7 @@ class ab_command(unittest.TestCase):
             ([a, a, "--vary-placement", "maybe"], "--vary-placement maybe"),
             ([a, a, "--reference", "3"], "--reference 3: give an even number"),
             ([a, a, "--reference", "-2"], "--reference -2"),
+            ([a, a, "--streams", "two"], "--streams two is neither one nor fresh"),
             ([a, a, "--trials", "5"], "drop --trials"),
             ([a, a, "--stop-at-ci", "0.5"], "drop --stop-at-ci"),
             ([a, a, "--repeat", "0"], "--repeat"),
