@@ -234,9 +234,11 @@ const std::vector<std::pair<std::string, std::string>>& refused_run_flags() {
   return refused;
 }
 
+constexpr std::size_t reference_rounds_to_warn = 10;
+
 // What the reference did over the run, for the run's last lines: its own B/A (the same code on
-// both sides, so 1 but for the process pairs' modes) and, where its interval leaves 1 out, a
-// warning that the adjustment's premise failed. None where it was not asked for.
+// both sides, so 1 but for the process pairs' modes) and, where a stricter interval over 10
+// rounds or more leaves 1 out, a warning that the adjustment's premise failed. None where it was not asked for.
 std::optional<std::string> reference_line(const ab_reference_summary& r,
                                           const ab_options& options) {
   if (!r.asked) {
@@ -247,10 +249,16 @@ std::optional<std::string> reference_line(const ab_reference_summary& r,
                        r.off_reason.empty() ? "no round ran one" : r.off_reason);
   }
   sequential_ratio sequence(options.alpha);
+  // The warning's own sequence is stricter (alpha / 10, from 10 rounds): the reference's rounds
+  // come in two modes, and a few of them can agree by chance, as a state's can ("The minimum of
+  // rounds", docs/ab.md); a false alarm would send the user to judge without it.
+  sequential_ratio strict(options.alpha / 10);
   for (const double x : r.log_ratios) {
     sequence.add_block(x);
+    strict.add_block(x);
   }
   const ab_interval i = sequence.interval();
+  const ab_interval warned = strict.interval();
   std::string line = fmt::format(
       "reference (kerntime's 16 one-warp launches, the same code on both sides) measured in {} "
       "process pair{}, {:.1f} s: B/A {:.4f}{}{}",
@@ -259,7 +267,7 @@ std::optional<std::string> reference_line(const ab_reference_summary& r,
       r.failed_rounds > 0 ? fmt::format("; it failed in {} round{} (their states unadjusted)",
                                         r.failed_rounds, r.failed_rounds == 1 ? "" : "s")
                           : std::string());
-  if (i.low > 1 || i.high < 1) {
+  if (r.log_ratios.size() >= reference_rounds_to_warn && (warned.low > 1 || warned.high < 1)) {
     line += "\nkerntime: warning: the reference's interval leaves out 1: something in one "
             "program's processes other than its code moves launch-bound work, and the "
             "adjustment assumes nothing does; judge without it: --reference 0";

@@ -179,6 +179,22 @@ class ab_command(unittest.TestCase):
         self.assertEqual(older.returncode, 0, older.stderr)
         self.assertIn("no reference measured: neither side's worker measures one", older.stderr)
 
+    def test_a_reference_that_reads_apart_on_the_two_sides_is_warned_of(self):
+        # B's processes all sit in a mode that slows the reference by 5 % and no state: the
+        # premise (the same code reads B/A 1) fails, and the run says so from its 10th round.
+        a = self.program("ref_a", env="STAND_IN_REFERENCE='ref 1'")
+        b = self.program("ref_b", env="STAND_IN_REFERENCE='ref 1' STAND_IN_MODE=1,0.05 "
+                                     "STAND_IN_MODE_SLOPE=0")
+        done = self.ab(a, b, "--min-rounds", "10", "-q")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("measured in 10 process pairs", done.stderr)
+        self.assertRegex(done.stderr, r"B/A 1\.0[45]\d\d \[")
+        self.assertIn("warning: the reference's interval leaves out 1", done.stderr)
+        self.assertIn("--reference 0", done.stderr)
+        # Six rounds are too few to warn on.
+        early = self.ab(a, b, "-q")
+        self.assertNotIn("warning: the reference", early.stderr)
+
     def test_max_pairs_ends_a_state_inconclusive(self):
         a = self.program("a")
         b = self.program("b", scale=1.01)  # on the band's edge
