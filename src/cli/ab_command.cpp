@@ -238,7 +238,8 @@ constexpr std::size_t reference_rounds_to_warn = 10;
 
 // What the reference did over the run, for the run's last lines: its own B/A (the same code on
 // both sides, so 1 but for the process pairs' modes) and, where a stricter interval over 10
-// rounds or more leaves 1 out, a warning that the adjustment's premise failed. None where it was not asked for.
+// rounds or more leaves 1 out, a warning that the adjustment's premise failed. None where it was
+// not asked for.
 std::optional<std::string> reference_line(const ab_reference_summary& r,
                                           const ab_options& options) {
   if (!r.asked) {

@@ -34,10 +34,10 @@ struct ab_flags {
   long long pairs_per_round = 2;
   long long min_rounds = static_cast<long long>(default_min_rounds);
   bool keep_workers = false;
-  long long reference = 4; // trials per side per round of kerntime's reference; 0: none
+  long long reference = 4;     // trials per side per round of kerntime's reference; 0: none
   std::string streams = "one"; // one: a worker measures everything on one stream; fresh: a new
                                // stream per measurement
-  bool run_to_limits = false; // every undecided state to --max-pairs or --max-time
+  bool run_to_limits = false;  // every undecided state to --max-pairs or --max-time
   std::string vary_placement = "on";
   double max_time_s = 60;
   worker_flags workers; // --devices, --state-timeout (of one trial)

@@ -71,8 +71,8 @@ std::optional<double> reference_beta(std::span<const double> state,
 reference_adjusted adjust_by_reference(std::span<const double> state,
                                        std::span<const std::optional<double>> reference) {
   if (!reference.empty() && reference.size() != state.size()) {
-    throw invalid_argument(fmt::format("a reference for {} rounds cannot adjust {}",
-                                       reference.size(), state.size()));
+    throw invalid_argument(
+        fmt::format("a reference for {} rounds cannot adjust {}", reference.size(), state.size()));
   }
   reference_adjusted out;
   out.observations.assign(state.begin(), state.end());

@@ -38,8 +38,8 @@ struct reference_adjusted {
 // The slope of `state` on `reference` over the rounds that have a reference, clamped to
 // [0, reference_beta_max], and 0 where its t is below reference_min_t; none with fewer than
 // reference_min_rounds such rounds or a reference that did not move.
-[[nodiscard]] std::optional<double> reference_beta(std::span<const double> state,
-                                                   std::span<const std::optional<double>> reference);
+[[nodiscard]] std::optional<double>
+reference_beta(std::span<const double> state, std::span<const std::optional<double>> reference);
 
 // Each round's state log-ratio less beta × the reference's log-ratio of the same round, beta from
 // the rounds before it. A round without a reference, or before a beta is known, is left as it is.

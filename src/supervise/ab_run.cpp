@@ -458,8 +458,7 @@ private:
                           answer.run ? answer.run->message : answer.failure));
         return std::nullopt;
       }
-      (which == ab_side::a ? a_times : b_times)
-          .push_back(preparation_time_ns(*answer.run->result));
+      (which == ab_side::a ? a_times : b_times).push_back(preparation_time_ns(*answer.run->result));
       if (a_times.size() == 2 && b_times.size() == 2) {
         block_ratios.push_back(block_log_ratio(trial_order::balanced,
                                                {a_times[0], b_times[0], b_times[1], a_times[1]}));
@@ -483,9 +482,9 @@ private:
       reference_.off_reason = "neither side's worker measures one (programs built with an older "
                               "kerntime)";
     } else if (a.empty() || b.empty()) {
-      reference_.off_reason = fmt::format(
-          "{}'s worker measures no reference (a program built with an older kerntime)",
-          a.empty() ? "A" : "B");
+      reference_.off_reason =
+          fmt::format("{}'s worker measures no reference (a program built with an older kerntime)",
+                      a.empty() ? "A" : "B");
     } else if (a != b) {
       reference_.off_reason = fmt::format("A and B measure different references (\"{}\" and "
                                           "\"{}\"): their ratio need not be 1",

@@ -80,8 +80,8 @@ struct ab_state_outcome {
   ab_state state;
   std::vector<benchmark_run> a; // each preparation's record, in the order it ran
   std::vector<benchmark_run> b;
-  std::size_t rounds = 0;                     // the rounds it ran in
-  std::vector<std::size_t> process_pairs;     // the blocks each round ran (fresh pairs only)
+  std::size_t rounds = 0;                 // the rounds it ran in
+  std::vector<std::size_t> process_pairs; // the blocks each round ran (fresh pairs only)
   // Per round (as process_pairs), the reference's log-ratio in that round's process pair; none
   // where it failed or the state's trials ran in a worker started after it. Empty: no reference.
   std::vector<std::optional<double>> reference;
@@ -102,8 +102,8 @@ struct ab_state_outcome {
 
 // What became of the reference over the run.
 struct ab_reference_summary {
-  bool asked = false;            // settings asked for it
-  std::string off_reason;        // why no round measured it, where it was asked for
+  bool asked = false;             // settings asked for it
+  std::string off_reason;         // why no round measured it, where it was asked for
   std::vector<double> log_ratios; // each round's B/A of the reference, as measured
   int failed_rounds = 0;          // rounds whose reference trials failed (their states unadjusted)
   double seconds = 0;             // the reference's trials, over all rounds

@@ -142,6 +142,7 @@ struct moded_pairs {
 
 TEST(ab_comparison, process_pairs_adjusted_by_the_reference_lose_their_modes_and_say_so) {
   std::vector<double> mode;
+  mode.reserve(24);
   for (int k = 0; k < 24; ++k) {
     mode.push_back(std::vector<double>{0.065, 0, -0.065, 0, 0, 0.065}[k % 6]);
   }
@@ -156,8 +157,8 @@ TEST(ab_comparison, process_pairs_adjusted_by_the_reference_lose_their_modes_and
   // The first pairs, before a slope is known, keep their modes: the spread of all falls by half.
   EXPECT_LT(adjusted.units->sd_after, plain.units->sd_before / 2);
   EXPECT_LT(adjusted.time.high - adjusted.time.low, (plain.time.high - plain.time.low) / 1.5);
-  const auto s = compare_ab_state("radix_sort/elements=65536", pairs.trials(true), {},
-                                  ab_end::max_pairs);
+  const auto s =
+      compare_ab_state("radix_sort/elements=65536", pairs.trials(true), {}, ab_end::max_pairs);
   ASSERT_TRUE(s.unit_sd && s.unit_sd_adjusted && s.reference_beta);
   EXPECT_NEAR(*s.reference_beta, 0.5, 0.02);
   EXPECT_LT(*s.unit_sd_adjusted, *s.unit_sd / 2);
@@ -171,6 +172,7 @@ TEST(ab_comparison, process_pairs_adjusted_by_the_reference_lose_their_modes_and
 
 TEST(ab_comparison, a_real_change_outside_the_reference_keeps_its_ratio_when_adjusted) {
   std::vector<double> mode;
+  mode.reserve(24);
   for (int k = 0; k < 24; ++k) {
     mode.push_back(std::vector<double>{0.065, 0, -0.065, 0, 0, 0.065}[k % 6]);
   }

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "compare/confidence_sequence.hpp"
-#include "normal_draws.hpp"
 #include "kerntime/errors.hpp"
+#include "normal_draws.hpp"
 
 namespace kerntime::detail {
 namespace {

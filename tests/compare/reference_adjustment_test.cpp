@@ -30,6 +30,7 @@ std::vector<std::optional<double>> all_present(const std::vector<double>& x) {
 TEST(reference_adjustment, a_state_that_moves_with_the_reference_loses_that_move_from_round_five) {
   const std::vector<double> x{0.02, -0.01, 0.03, 0.00, -0.02, 0.05};
   std::vector<double> y;
+  y.reserve(x.size());
   for (const double v : x) {
     y.push_back(0.004 + (0.5 * v));
   }
@@ -198,8 +199,8 @@ std::size_t median(const std::vector<std::size_t>& sorted) {
 
 void print(const char* what, const tally& t) {
   std::cout << what << ": same " << t.same << ", slower/faster " << t.changed << ", inconclusive "
-            << t.inconclusive << ", missed " << t.missed << ", rounds (median) "
-            << median(t.rounds) << ", mean log-ratio " << t.mean_log_ratio << '\n';
+            << t.inconclusive << ", missed " << t.missed << ", rounds (median) " << median(t.rounds)
+            << ", mean log-ratio " << t.mean_log_ratio << '\n';
 }
 
 constexpr int simulated_states = 1000;

@@ -383,8 +383,7 @@ TEST(ab_run, sides_that_measure_different_references_or_none_are_read_as_measure
   ASSERT_TRUE(different.o.states[0].comparison);
   EXPECT_FALSE(different.o.states[0].comparison->reference_beta);
   const referenced_run older = run_in_modes(4, same_reference, {});
-  EXPECT_NE(older.reference.off_reason.find("B's worker measures no reference"),
-            std::string::npos)
+  EXPECT_NE(older.reference.off_reason.find("B's worker measures no reference"), std::string::npos)
       << older.reference.off_reason;
   EXPECT_TRUE(older.o.states[0].reference.empty());
 }

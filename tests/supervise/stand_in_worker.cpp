@@ -6,23 +6,22 @@
 //   hang     never answers                      fault  sends a cuda_fault result, then exits
 //   garbage  sends a line that is no message
 // STAND_IN_UNUSABLE=reason: says the device is unusable and exits. STAND_IN_LOG=FILE: appends
-// "start PID DEVICE [stream=one] placement=..." per start, "trial SIDE STATE PID" per trial (STAND_IN_SIDE)
-// and "exit PID" when its commands end. STAND_IN_STATE_MS=N: an ok state takes N ms.
-// KERNTIME_WORKER_DEVICE: the ordinal it reports.
-// For kerntime ab: `stand_in_worker list --json -` prints a plan of the states in STAND_IN_STATES
-// (comma-separated; default ok/n=1,ok/n=2). An ok result holds one trial of 4 iterations whose
-// time is (1000 + 100 × plan index) × STAND_IN_SCALE (default 1) with 0.05 % noise;
-// STAND_IN_SCALED=NAME: the scale applies to that state only; so does STAND_IN_NOISE=F, the
-// noise's standard deviation as a fraction (default 0.0005). STAND_IN_TIMER_NS=N: the timer's
-// step the results report (a 1000 ns state with N = 32 is timer-bound at ±1 %).
-// STAND_IN_REFERENCE=IDENTITY: it reports measuring kerntime's reference of that identity and
-// answers "reference" with a result of 5000 ns (STAND_IN_NOISE's noise), logged "reference SIDE
-// PID"; without it, it reports none. STAND_IN_MODE=SHARE,SIZE: the process draws the high mode
-// with chance SHARE, which makes the reference SIZE (a fraction) slower and every state
-// STAND_IN_MODE_SLOPE (default 1) times that. STAND_IN_REFERENCE_FAILS=1: the reference fails. The start line logs "stream=one" where
-// KERNTIME_ONE_STREAM is set. STAND_IN_HANG_AT_EXIT=1: after its
-// commands end it never exits (a teardown that hangs); STAND_IN_EXIT_MS=N: it takes N ms to
-// exit (a CUDA context's teardown), logging "exit" after them.
+// "start PID DEVICE [stream=one] placement=..." per start, "trial SIDE STATE PID" per trial
+// (STAND_IN_SIDE) and "exit PID" when its commands end. STAND_IN_STATE_MS=N: an ok state takes N
+// ms. KERNTIME_WORKER_DEVICE: the ordinal it reports. For kerntime ab: `stand_in_worker list --json
+// -` prints a plan of the states in STAND_IN_STATES (comma-separated; default ok/n=1,ok/n=2). An ok
+// result holds one trial of 4 iterations whose time is (1000 + 100 × plan index) × STAND_IN_SCALE
+// (default 1) with 0.05 % noise; STAND_IN_SCALED=NAME: the scale applies to that state only; so
+// does STAND_IN_NOISE=F, the noise's standard deviation as a fraction (default 0.0005).
+// STAND_IN_TIMER_NS=N: the timer's step the results report (a 1000 ns state with N = 32 is
+// timer-bound at ±1 %). STAND_IN_REFERENCE=IDENTITY: it reports measuring kerntime's reference of
+// that identity and answers "reference" with a result of 5000 ns (STAND_IN_NOISE's noise), logged
+// "reference SIDE PID"; without it, it reports none. STAND_IN_MODE=SHARE,SIZE: the process draws
+// the high mode with chance SHARE, which makes the reference SIZE (a fraction) slower and every
+// state STAND_IN_MODE_SLOPE (default 1) times that. STAND_IN_REFERENCE_FAILS=1: the reference
+// fails. The start line logs "stream=one" where KERNTIME_ONE_STREAM is set.
+// STAND_IN_HANG_AT_EXIT=1: after its commands end it never exits (a teardown that hangs);
+// STAND_IN_EXIT_MS=N: it takes N ms to exit (a CUDA context's teardown), logging "exit" after them.
 
 #include <unistd.h>
 
@@ -103,8 +102,11 @@ kerntime::measurement_result measured(double ns) {
   if (const char* step = std::getenv("STAND_IN_TIMER_NS")) {
     r.timer_resolution_ns = std::atof(step); // NOLINT(cert-err34-c): a test's input
   }
-  r.kernels.push_back(
-      {.name = "stand_in_kernel", .calls_per_iteration = 1, .mean_ns = ns, .median_ns = ns, .share = 1});
+  r.kernels.push_back({.name = "stand_in_kernel",
+                       .calls_per_iteration = 1,
+                       .mean_ns = ns,
+                       .median_ns = ns,
+                       .share = 1});
   return r;
 }
 
