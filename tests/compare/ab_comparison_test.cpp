@@ -140,12 +140,18 @@ struct moded_pairs {
   }
 };
 
-TEST(ab_comparison, process_pairs_adjusted_by_the_reference_lose_their_modes_and_say_so) {
+// 24 process pairs whose B/A modes go +6.5 %, 0, -6.5 %, 0, 0, +6.5 % and again.
+std::vector<double> modes_of_24_pairs() {
   std::vector<double> mode;
   mode.reserve(24);
   for (int k = 0; k < 24; ++k) {
     mode.push_back(std::vector<double>{0.065, 0, -0.065, 0, 0, 0.065}[k % 6]);
   }
+  return mode;
+}
+
+TEST(ab_comparison, process_pairs_adjusted_by_the_reference_lose_their_modes_and_say_so) {
+  const std::vector<double> mode = modes_of_24_pairs();
   const moded_pairs pairs(mode, 0.5, 1.0);
   const auto plain = read_ab(pairs.trials(false), {});
   const auto adjusted = read_ab(pairs.trials(true), {});
@@ -171,12 +177,7 @@ TEST(ab_comparison, process_pairs_adjusted_by_the_reference_lose_their_modes_and
 }
 
 TEST(ab_comparison, a_real_change_outside_the_reference_keeps_its_ratio_when_adjusted) {
-  std::vector<double> mode;
-  mode.reserve(24);
-  for (int k = 0; k < 24; ++k) {
-    mode.push_back(std::vector<double>{0.065, 0, -0.065, 0, 0, 0.065}[k % 6]);
-  }
-  const moded_pairs pairs(mode, 1.2, 1.03);
+  const moded_pairs pairs(modes_of_24_pairs(), 1.2, 1.03);
   const auto adjusted = read_ab(pairs.trials(true), {});
   EXPECT_NEAR(adjusted.time.ratio, 1.03, 0.004);
   EXPECT_EQ(adjusted.decision, ab_decision::slower);
