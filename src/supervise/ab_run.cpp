@@ -130,6 +130,36 @@ public:
   }
   trial_answer reference_trial(double timeout_s) { return ask(reference_command(), timeout_s); }
 
+  // No more trials: the worker sees the end of its commands and exits, left to do it (while the
+  // next round's worker starts: a CUDA context takes longer to make than to end, and both sides
+  // are told before either is awaited); see_off() waits for it.
+  void retire() {
+    see_off();
+    if (process_ != nullptr) {
+      process_->close_commands();
+      leaving_ = std::move(process_);
+      lines_.clear();
+      ready_ = false;
+    }
+  }
+  // Waits for a retired worker to be gone (killed after 10 s), so nothing of it overlaps a
+  // trial; true when there was one to wait for.
+  bool see_off() {
+    if (leaving_ == nullptr) {
+      return false;
+    }
+    const auto deadline = after(10);
+    while (!leaving_->ended() && clock_type::now() < deadline) {
+      pollfd fd{.fd = leaving_->message_fd(), .events = POLLIN, .revents = 0};
+      (void)::poll(&fd, 1, 100);
+      (void)leaving_->read_lines(); // what it says on its way out is not asked for
+    }
+    leaving_->kill();
+    (void)leaving_->reap();
+    leaving_.reset();
+    return true;
+  }
+
 private:
   trial_answer ask(const std::string& command, double timeout_s) {
     trial_answer answer;
@@ -164,38 +194,6 @@ private:
     return answer;
   }
 
-public:
-  // No more trials: the worker sees the end of its commands and exits, left to do it (while the
-  // next round's worker starts: a CUDA context takes longer to make than to end, and both sides
-  // are told before either is awaited); see_off() waits for it.
-  void retire() {
-    see_off();
-    if (process_ != nullptr) {
-      process_->close_commands();
-      leaving_ = std::move(process_);
-      lines_.clear();
-      ready_ = false;
-    }
-  }
-  // Waits for a retired worker to be gone (killed after 10 s), so nothing of it overlaps a
-  // trial; true when there was one to wait for.
-  bool see_off() {
-    if (leaving_ == nullptr) {
-      return false;
-    }
-    const auto deadline = after(10);
-    while (!leaving_->ended() && clock_type::now() < deadline) {
-      pollfd fd{.fd = leaving_->message_fd(), .events = POLLIN, .revents = 0};
-      (void)::poll(&fd, 1, 100);
-      (void)leaving_->read_lines(); // what it says on its way out is not asked for
-    }
-    leaving_->kill();
-    (void)leaving_->reap();
-    leaving_.reset();
-    return true;
-  }
-
-private:
   heard next_message(clock_type::time_point deadline, worker_message& m) {
     for (;;) {
       if (!lines_.empty()) {
