@@ -323,7 +323,8 @@ CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
                 "Trials per side of kerntime's own launch-bound reference (16 one-warp launches) "
                 "each round's process pair runs before its states: each state's round is then "
                 "taken less the part of the reference's B/A it follows, the process pair's "
-                "launch-gap mode (docs/ab.md); even; 0: none")
+                "launch-gap mode (docs/ab.md); even; 0: none (and none with --keep-workers, whose "
+                "one process pair has one mode)")
       ->capture_default_str();
   ab.add_option("--streams", flags.streams,
                 "one: each worker makes every measurement, its states' and the reference's, on "

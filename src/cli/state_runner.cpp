@@ -98,8 +98,12 @@ benchmark_run run_reference(const protocol& p) {
   run.benchmark = reference_benchmark;
   run.state_name = reference_state_name;
   run.axes = {{"kernels", std::to_string(reference_launches)}};
+  // Launched kernel by kernel whatever the run's --cuda-graph: the gaps between launches are
+  // what it tracks (a graph has none of their modes, docs/ab.md).
+  protocol launched = p;
+  launched.launch = launch_mode::stream;
   record_errors(run, [&] {
-    run.result = measure_reference(p);
+    run.result = measure_reference(launched);
     run.status = run_status::ok;
   });
   run.wall_seconds = seconds_since(start);

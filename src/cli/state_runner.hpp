@@ -25,8 +25,8 @@ namespace kerntime::detail {
                                       std::size_t plan_index, const protocol& p,
                                       int preparations = 1);
 
-// One preparation of kerntime's own reference (measure/reference_work.hpp) under `p`, recorded as
-// a state named reference_state_name; never throws.
+// One preparation of kerntime's own reference (measure/reference_work.hpp) under `p`, launched on
+// the stream whatever `p.launch`, recorded as a state named reference_state_name; never throws.
 [[nodiscard]] benchmark_run run_reference(const protocol& p);
 
 // Whether the CUDA context is unusable (a sticky error such as an illegal address): every call

@@ -226,7 +226,15 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
   // the session and given back after it.
   std::optional<stream_for_all> one_stream;
   if (std::getenv(one_stream_variable) != nullptr && context_checkable) {
-    one_stream.emplace();
+    try {
+      one_stream.emplace();
+    } catch (const std::exception& e) {
+      (void)supervisor.send(
+          unusable_message(std::string("the worker's stream for all its measurements could not "
+                                       "be made: ") +
+                           e.what()));
+      return exit_no_device;
+    }
   }
   // CUPTI stays initialised and the flush buffer kept for all the states this worker runs
   // (kerntime/session.hpp); a worker that stops after a fault ends it on its way out. What is

@@ -20,8 +20,9 @@ inline constexpr const char* worker_device_variable = "KERNTIME_WORKER_DEVICE";
 // made afresh after the pad as well (worker_loop.cpp).
 inline constexpr const char* vary_placement_variable = "KERNTIME_VARY_PLACEMENT";
 inline constexpr const char* vary_flush_too = "all";
-// Set by kerntime ab with the reference on: every measurement of this worker, its states' and the
-// reference's, runs on one stream the worker makes (measure/kept_resources.hpp, use_one_stream).
+// Set by kerntime ab --streams one (its default): every measurement of this worker, its states' and
+// the reference's, runs on one stream the worker makes (measure/kept_resources.hpp,
+// use_one_stream).
 inline constexpr const char* one_stream_variable = "KERNTIME_ONE_STREAM";
 
 // `channel`: the value of KERNTIME_WORKER_CHANNEL ("IN,OUT" descriptors). Returns the exit code.

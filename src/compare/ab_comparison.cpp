@@ -297,17 +297,20 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
   }
   if (reading.units && observations >= 2) {
     const reference_adjusted& units = *reading.units;
-    s.unit_sd = units.sd_before;
+    s.unit_sd = units.sd_all;
     if (reading.referenced) {
-      s.unit_sd_adjusted = units.sd_after;
       s.reference_beta = units.beta;
+    }
+    if (units.adjusted.size() >= 2) {
+      s.unit_sd_adjusted = units.sd_after;
     }
     if (!units.adjusted.empty()) {
       s.notes.push_back(fmt::format(
           "{} of its {} process pairs adjusted by kerntime's reference (16 one-warp launches "
           "measured in the same pair: B/A exactly 1 but for the pair's mode; slope {:.2f} from "
-          "the pairs before each): spread {:.2f} % as measured, {:.2f} % adjusted; the interval "
-          "is where the two sequences, each at alpha / 2, agree",
+          "the pairs before each): their spread {:.2f} % as measured, {:.2f} % adjusted; the "
+          "interval is where the sequences over all pairs and over these, each at alpha / 2, "
+          "agree",
           units.adjusted.size(), observations, units.beta.value_or(0), 100 * units.sd_before,
           100 * units.sd_after));
     }

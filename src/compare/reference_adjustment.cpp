@@ -26,6 +26,12 @@ double sd_of(const std::vector<double>& values) {
   return std::sqrt(squares / static_cast<double>(values.size() - 1));
 }
 
+// Whether any round had the reference.
+bool has_reference(std::span<const std::optional<double>> reference) {
+  return std::any_of(reference.begin(), reference.end(),
+                     [](const std::optional<double>& x) { return x.has_value(); });
+}
+
 } // namespace
 
 std::optional<double> reference_beta(std::span<const double> state,
@@ -76,19 +82,21 @@ reference_adjusted adjust_by_reference(std::span<const double> state,
   }
   reference_adjusted out;
   out.observations.assign(state.begin(), state.end());
+  out.sd_all = sd_of(out.observations);
   if (reference.empty()) {
-    out.sd_before = out.sd_after = sd_of(out.observations);
     return out;
   }
+  std::vector<double> as_measured;
   for (std::size_t r = 0; r < state.size(); ++r) {
     const auto beta = reference_beta(state.first(r), reference.first(r));
     if (beta && reference[r]) {
       out.observations[r] = state[r] - (*beta * *reference[r]);
       out.adjusted.push_back(out.observations[r]);
+      as_measured.push_back(state[r]);
     }
   }
   out.beta = reference_beta(state, reference);
-  out.sd_before = sd_of({state.begin(), state.end()});
+  out.sd_before = sd_of(as_measured);
   out.sd_after = sd_of(out.adjusted);
   return out;
 }
@@ -97,11 +105,11 @@ referenced_ratio::referenced_ratio(double alpha, double timer_step_fraction,
                                    std::span<const double> rounds,
                                    std::span<const std::optional<double>> reference)
     : adjustment_(adjust_by_reference(rounds, reference)),
-      measured_(reference.empty() ? alpha : alpha / 2, timer_step_fraction) {
+      measured_(has_reference(reference) ? alpha / 2 : alpha, timer_step_fraction) {
   for (const double x : rounds) {
     measured_.add_block(x);
   }
-  if (!reference.empty()) {
+  if (has_reference(reference)) {
     adjusted_.emplace(alpha / 2, timer_step_fraction);
     for (const double x : adjustment_.adjusted) {
       adjusted_->add_block(x);

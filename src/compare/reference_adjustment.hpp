@@ -31,8 +31,9 @@ struct reference_adjusted {
                                     // and the round had a reference), in order
   std::optional<double> beta;       // the slope of all rounds read (for the next round); none
                                     // until reference_min_rounds rounds had a reference
-  double sd_before = 0;             // the SD of all rounds as measured (0 with fewer than 2)
-  double sd_after = 0;              // the SD of the adjusted rounds (0 with fewer than 2)
+  double sd_all = 0;                // the SD of all rounds as measured (0 with fewer than 2)
+  double sd_before = 0;             // the SD of the adjusted rounds as measured
+  double sd_after = 0;              // and as adjusted (both 0 with fewer than 2 adjusted)
 };
 
 // The slope of `state` on `reference` over the rounds that have a reference, clamped to
@@ -54,7 +55,8 @@ adjust_by_reference(std::span<const double> state,
 // most; the interval is where the two overlap. A state the reference does not follow decides as
 // by the first (a little wider than at alpha); one it follows by the second, from its first
 // adjusted rounds on, free of the modes the early rounds carry. Without a reference: the first
-// alone, at alpha.
+// alone, at alpha; so too where the reference has no round yet (the first round that has one
+// comes before any state's on one GPU, as the reference is measured before the round's states).
 class referenced_ratio {
 public:
   // `rounds`: each round's log-ratio; `reference`: as long as `rounds`, or empty (none).

@@ -4,6 +4,7 @@
 
 #include <barrier>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <deque>
 #include <memory>
@@ -448,15 +449,20 @@ private:
     for (std::size_t k = 0; k < settings_.reference_trials * 2; ++k) {
       const ab_side which = side_in_round(round, k);
       trial_answer answer = worker_of(which).reference_trial(settings_.trial_timeout_s);
-      if (!answer.run || answer.run->status != run_status::ok || !answer.run->result) {
+      const bool measured =
+          answer.run && answer.run->status == run_status::ok && answer.run->result;
+      const double ns = measured ? preparation_time_ns(*answer.run->result) : 0;
+      if (!(std::isfinite(ns) && ns > 0)) {
         ++reference_.failed_rounds;
         event(fmt::format("kerntime's reference failed on {}'s worker on {} ({}); this round's "
                           "states go unadjusted",
                           which == ab_side::a ? "A" : "B", slot_.label,
-                          answer.run ? answer.run->message : answer.failure));
+                          !answer.run ? answer.failure
+                          : measured  ? fmt::format("a time of {} ns", ns)
+                                      : answer.run->message));
         return std::nullopt;
       }
-      (which == ab_side::a ? a_times : b_times).push_back(preparation_time_ns(*answer.run->result));
+      (which == ab_side::a ? a_times : b_times).push_back(ns);
       if (a_times.size() == 2 && b_times.size() == 2) {
         block_ratios.push_back(block_log_ratio(trial_order::balanced,
                                                {a_times[0], b_times[0], b_times[1], a_times[1]}));

@@ -160,8 +160,9 @@ TEST(ab_comparison, process_pairs_adjusted_by_the_reference_lose_their_modes_and
   ASSERT_TRUE(adjusted.units);
   EXPECT_TRUE(adjusted.referenced);
   EXPECT_EQ(adjusted.units->adjusted.size(), mode.size() - reference_min_rounds);
-  // The first pairs, before a slope is known, keep their modes: the spread of all falls by half.
-  EXPECT_LT(adjusted.units->sd_after, plain.units->sd_before / 2);
+  // The adjusted pairs lose their modes: of the same pairs, the spread falls to the noise's.
+  EXPECT_LT(adjusted.units->sd_after, adjusted.units->sd_before / 5);
+  EXPECT_DOUBLE_EQ(plain.units->sd_all, adjusted.units->sd_all);
   EXPECT_LT(adjusted.time.high - adjusted.time.low, (plain.time.high - plain.time.low) / 1.5);
   const auto s =
       compare_ab_state("radix_sort/elements=65536", pairs.trials(true), {}, ab_end::max_pairs);

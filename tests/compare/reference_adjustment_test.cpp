@@ -93,7 +93,44 @@ TEST(reference_adjustment, rounds_without_a_reference_are_left_as_they_are_and_n
   const auto none = adjust_by_reference(y, {});
   EXPECT_EQ(none.observations, y);
   EXPECT_FALSE(none.beta);
-  EXPECT_DOUBLE_EQ(none.sd_before, none.sd_after);
+  EXPECT_TRUE(none.adjusted.empty());
+  EXPECT_GT(none.sd_all, 0);
+  EXPECT_DOUBLE_EQ(none.sd_after, 0);
+}
+
+TEST(reference_adjustment, the_interval_is_where_both_sequences_at_half_alpha_lie) {
+  const std::vector<double> x{0.05, -0.04, 0.03, 0.0, -0.05, 0.04, 0.02, -0.03, 0.0, 0.01};
+  std::vector<double> y;
+  y.reserve(x.size());
+  for (std::size_t r = 0; r < x.size(); ++r) {
+    y.push_back((0.8 * x[r]) + (r % 2 == 0 ? 0.001 : -0.001));
+  }
+  const referenced_ratio both(default_alpha, 0, y, all_present(x));
+  EXPECT_TRUE(both.referenced());
+  sequential_ratio measured(default_alpha / 2);
+  sequential_ratio adjusted(default_alpha / 2);
+  for (const double v : y) {
+    measured.add_block(v);
+  }
+  for (const double v : both.adjustment().adjusted) {
+    adjusted.add_block(v);
+  }
+  const ab_interval i = both.interval();
+  EXPECT_DOUBLE_EQ(i.low, std::max(measured.interval().low, adjusted.interval().low));
+  EXPECT_DOUBLE_EQ(i.high, std::min(measured.interval().high, adjusted.interval().high));
+  EXPECT_EQ(i.blocks, y.size());
+  EXPECT_LT(i.high - i.low, measured.interval().high - measured.interval().low);
+  // A reference with no round of its own (it failed, or was dropped) leaves the state as
+  // without one: one sequence, at alpha.
+  const std::vector<std::optional<double>> none(y.size());
+  const referenced_ratio unreferenced(default_alpha, 0, y, none);
+  EXPECT_FALSE(unreferenced.referenced());
+  sequential_ratio plain(default_alpha);
+  for (const double v : y) {
+    plain.add_block(v);
+  }
+  EXPECT_DOUBLE_EQ(unreferenced.interval().low, plain.interval().low);
+  EXPECT_DOUBLE_EQ(unreferenced.interval().high, plain.interval().high);
 }
 
 TEST(reference_adjustment, a_slope_the_rounds_do_not_show_apart_from_zero_counts_as_none) {
@@ -136,7 +173,10 @@ struct simulated_state {
 
 simulated_state simulate(const mode_model& m, bool adjust, normal_draws& z, std::mt19937_64& coin,
                          std::size_t max_rounds = 50, std::size_t min_rounds = 6) {
-  std::bernoulli_distribution high(m.high_share);
+  // A uniform draw from the generator's own bits, whose output the standard fixes.
+  const auto high = [&m](std::mt19937_64& bits) {
+    return static_cast<double>(bits() >> 11) * 0x1.0p-53 < m.high_share;
+  };
   std::vector<double> y;
   std::vector<std::optional<double>> x;
   simulated_state s;

@@ -36,9 +36,23 @@ TEST_F(reference_work, sixteen_one_warp_launches_per_iteration_timed_by_cupti) {
   EXPECT_LT(r.latency_ns, 500'000);
 }
 
+// Sets the stream for all while it lives, and clears it however the test ends.
+class stream_for_all {
+public:
+  stream_for_all() { detail::use_one_stream(stream_.get()); }
+  ~stream_for_all() { detail::use_one_stream(nullptr); }
+  stream_for_all(const stream_for_all&) = delete;
+  stream_for_all& operator=(const stream_for_all&) = delete;
+  stream_for_all(stream_for_all&&) = delete;
+  stream_for_all& operator=(stream_for_all&&) = delete;
+  [[nodiscard]] cudaStream_t get() const { return stream_.get(); }
+
+private:
+  cuda_stream stream_;
+};
+
 TEST_F(reference_work, a_stream_set_for_all_is_the_one_every_measurement_runs_on) {
-  const cuda_stream shared;
-  detail::use_one_stream(shared.get());
+  const stream_for_all shared;
   protocol p;
   p.trials = 1;
   p.warmup = 1;
@@ -51,7 +65,7 @@ TEST_F(reference_work, a_stream_set_for_all_is_the_one_every_measurement_runs_on
   (void)measure(spin_on, p);
   EXPECT_EQ(seen, shared.get());
   (void)detail::measure_reference(p); // the reference too, without complaint
-  detail::use_one_stream(nullptr);
+  detail::use_one_stream(nullptr);    // the shared stream still lives: no handle is reused
   (void)measure(spin_on, p);
   EXPECT_NE(seen, shared.get()); // a stream of the measurement's own again
   EXPECT_EQ(detail::one_stream(), nullptr);

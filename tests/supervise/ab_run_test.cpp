@@ -370,6 +370,12 @@ TEST(ab_run, a_reference_that_fails_leaves_its_rounds_unadjusted_and_is_dropped_
   // Two rounds asked for it: in round 1 A's trial, then B's, which failed; in round 2 B goes first
   // and fails at once.
   EXPECT_EQ(std::count(r.log.kinds.begin(), r.log.kinds.end(), 'r'), 3);
+  // A reference that reads no positive time is a failed one too, not a failed state.
+  const environment zero{same_reference[0], {"STAND_IN_REFERENCE_NS", "0"}};
+  const referenced_run timeless = run_in_modes(4, same_reference, zero);
+  ASSERT_TRUE(timeless.o.states[0].comparison) << timeless.o.states[0].failure;
+  EXPECT_EQ(timeless.reference.failed_rounds, 2);
+  EXPECT_NE(timeless.o.events.find("a time of 0 ns"), std::string::npos) << timeless.o.events;
 }
 
 TEST(ab_run, sides_that_measure_different_references_or_none_are_read_as_measured_saying_why) {

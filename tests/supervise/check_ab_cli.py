@@ -162,8 +162,11 @@ class ab_command(unittest.TestCase):
         self.assertIn("reference (kerntime's 16 one-warp launches, the same code on both sides) "
                       "measured in 6 process pairs", done.stderr)
         for state in json.loads(out.read_text())["states"]:
-            self.assertIn("unit_sd_adjusted", state)
-            self.assertIsNotNone(state["unit_sd"])
+            # Rounds 5 and 6 were adjusted (a slope is known from 4 earlier rounds).
+            self.assertIsNotNone(state["unit_sd_adjusted"], state)
+            self.assertIsNotNone(state["reference_beta"], state)
+            self.assertTrue(any("2 of its 6 process pairs adjusted" in n for n in state["notes"]),
+                            state["notes"])
         # --reference 0: no reference, nothing said of it; --streams fresh: no shared stream.
         log.unlink()
         off = self.ab(a, a, "--reference", "0", "--streams", "fresh", "-q")

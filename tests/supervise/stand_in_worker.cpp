@@ -168,7 +168,9 @@ int main(int argc, char** argv) {
         std::ofstream(log, std::ios::app)
             << "reference " << (side != nullptr ? side : "?") << ' ' << ::getpid() << '\n';
       }
-      const double ns = 5000 * std::exp(mode) *
+      const char* reference_ns = std::getenv("STAND_IN_REFERENCE_NS");
+      const double ns = (reference_ns != nullptr ? std::atof(reference_ns) : 5000.0) *
+                        std::exp(mode) *
                         (1.0 + for_state("STAND_IN_NOISE", "", 0.0005) * unit_noise(draw));
       benchmark_run run;
       run.benchmark = "kerntime_reference";
