@@ -19,7 +19,6 @@
 #include "cli/counter_phase.hpp"
 #include "cli/device_selection.hpp"
 #include "cli/state_runner.hpp"
-#include "kerntime/cuda.hpp"
 #include "kerntime/measure.hpp"
 #include "kerntime/session.hpp"
 #include "measure/blocking_kernel.hpp"
@@ -135,21 +134,6 @@ private:
   void* pad_ = nullptr;
 };
 
-// One stream for every measurement of this worker while it lives (kerntime ab with the
-// reference; measure/kept_resources.hpp).
-class stream_for_all {
-public:
-  stream_for_all() { use_one_stream(stream_.get()); }
-  ~stream_for_all() { use_one_stream(nullptr); }
-  stream_for_all(const stream_for_all&) = delete;
-  stream_for_all& operator=(const stream_for_all&) = delete;
-  stream_for_all(stream_for_all&&) = delete;
-  stream_for_all& operator=(stream_for_all&&) = delete;
-
-private:
-  cuda_stream stream_;
-};
-
 // The worker's own first measurement, one empty kernel under the run's protocol: it loads
 // kerntime's kernels, opens NVML, probes the launch queue, initialises CUPTI and instruments the
 // context, and leaves the flush buffer and blocking kernel in the session. ~60 ms on an H200 that
@@ -224,7 +208,7 @@ int serve_as_worker(std::string_view channel_text, const std::vector<planned_sta
   const bool context_checkable = !context_unusable();
   // kerntime ab with the reference: one stream for all of this worker's measurements, made before
   // the session and given back after it.
-  std::optional<stream_for_all> one_stream;
+  std::optional<one_stream_scope> one_stream;
   if (std::getenv(one_stream_variable) != nullptr && context_checkable) {
     try {
       one_stream.emplace();

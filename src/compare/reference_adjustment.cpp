@@ -6,24 +6,14 @@
 #include <fmt/format.h>
 
 #include "kerntime/errors.hpp"
+#include "kerntime/statistics.hpp"
 
 namespace kerntime::detail {
 namespace {
 
+// The sample SD (kerntime::summarise_values'); 0 with fewer than 2 values.
 double sd_of(const std::vector<double>& values) {
-  if (values.size() < 2) {
-    return 0;
-  }
-  double mean = 0;
-  for (const double v : values) {
-    mean += v;
-  }
-  mean /= static_cast<double>(values.size());
-  double squares = 0;
-  for (const double v : values) {
-    squares += (v - mean) * (v - mean);
-  }
-  return std::sqrt(squares / static_cast<double>(values.size() - 1));
+  return values.size() < 2 ? 0 : summarise_values(values).stdev;
 }
 
 // Whether any round had the reference.

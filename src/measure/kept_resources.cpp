@@ -191,6 +191,14 @@ cudaStream_t one_stream() {
   return shared_stream.load();
 }
 
+one_stream_scope::one_stream_scope() {
+  use_one_stream(stream_.get());
+}
+
+one_stream_scope::~one_stream_scope() {
+  use_one_stream(nullptr);
+}
+
 std::size_t kept_resource_count() {
   return flushes().kept() + blockers().kept();
 }

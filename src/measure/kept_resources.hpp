@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "flush/l2_flush.hpp"
+#include "kerntime/cuda.hpp"
 #include "measure/blocking_kernel.hpp"
 
 namespace kerntime::detail {
@@ -36,6 +37,21 @@ void release_kept_flushes();
 // stream drew (docs/ab.md, "The reference"). nullptr (the default): each measurement makes its own.
 void use_one_stream(cudaStream_t stream);
 [[nodiscard]] cudaStream_t one_stream();
+
+// A stream of its own, used by every measurement (use_one_stream) while this lives.
+class one_stream_scope {
+public:
+  one_stream_scope();
+  ~one_stream_scope();
+  one_stream_scope(const one_stream_scope&) = delete;
+  one_stream_scope& operator=(const one_stream_scope&) = delete;
+  one_stream_scope(one_stream_scope&&) = delete;
+  one_stream_scope& operator=(one_stream_scope&&) = delete;
+  [[nodiscard]] cudaStream_t get() const noexcept { return stream_.get(); }
+
+private:
+  cuda_stream stream_;
+};
 
 // How many resources the current scope keeps now (borrowed or not), for tests.
 [[nodiscard]] std::size_t kept_resource_count();

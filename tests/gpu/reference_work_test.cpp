@@ -5,7 +5,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <kerntime/cuda.hpp>
 #include <kerntime/measure.hpp>
 
 #include <chrono>
@@ -36,23 +35,8 @@ TEST_F(reference_work, sixteen_one_warp_launches_per_iteration_timed_by_cupti) {
   EXPECT_LT(r.latency_ns, 500'000);
 }
 
-// Sets the stream for all while it lives, and clears it however the test ends.
-class stream_for_all {
-public:
-  stream_for_all() { detail::use_one_stream(stream_.get()); }
-  ~stream_for_all() { detail::use_one_stream(nullptr); }
-  stream_for_all(const stream_for_all&) = delete;
-  stream_for_all& operator=(const stream_for_all&) = delete;
-  stream_for_all(stream_for_all&&) = delete;
-  stream_for_all& operator=(stream_for_all&&) = delete;
-  [[nodiscard]] cudaStream_t get() const { return stream_.get(); }
-
-private:
-  cuda_stream stream_;
-};
-
 TEST_F(reference_work, a_stream_set_for_all_is_the_one_every_measurement_runs_on) {
-  const stream_for_all shared;
+  const detail::one_stream_scope shared;
   protocol p;
   p.trials = 1;
   p.warmup = 1;
