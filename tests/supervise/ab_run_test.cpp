@@ -283,7 +283,8 @@ TEST(ab_run, a_round_starts_its_workers_while_the_last_exit_and_begins_its_trial
 }
 
 // An A/A run of one state whose worker processes sit in a high mode (5 % slower, the reference
-// too) with a chance of 0.4, with `reference_trials` of the reference per side per round.
+// too), 4 in 10 of each side's in a fixed pattern, with `reference_trials` of the reference per
+// side per round.
 struct referenced_run {
   outcome o;
   ab_reference_summary reference;
@@ -300,8 +301,19 @@ referenced_run run_in_modes(std::size_t reference_trials, const environment& a_e
                               {{"STAND_IN_LOG", path.string()},
                                {"STAND_IN_MODE", "0.4,0.05"},
                                {"STAND_IN_NOISE", "0.002"}});
-  pair.a.environment.emplace_back("STAND_IN_SIDE", "A");
-  pair.b.environment.emplace_back("STAND_IN_SIDE", "B");
+  // Each side's nth process takes the nth mode of a fixed pattern (4 of 10 high), so every run
+  // has rounds whose modes differ from its first ones on and the outcome rests on no draw.
+  const auto counter = [&path](const char* side) {
+    auto file = path.string() + "." + side + ".count";
+    std::filesystem::remove(file);
+    return file;
+  };
+  pair.a.environment.insert(pair.a.environment.end(), {{"STAND_IN_SIDE", "A"},
+                                                       {"STAND_IN_MODE_SEQUENCE", "0110010010"},
+                                                       {"STAND_IN_MODE_COUNTER", counter("a")}});
+  pair.b.environment.insert(pair.b.environment.end(), {{"STAND_IN_SIDE", "B"},
+                                                       {"STAND_IN_MODE_SEQUENCE", "1001001100"},
+                                                       {"STAND_IN_MODE_COUNTER", counter("b")}});
   pair.a.environment.insert(pair.a.environment.end(), a_extra.begin(), a_extra.end());
   pair.b.environment.insert(pair.b.environment.end(), b_extra.begin(), b_extra.end());
   ab_run_settings settings;
@@ -318,7 +330,9 @@ referenced_run run_in_modes(std::size_t reference_trials, const environment& a_e
         return run_ab(states_named(names), given, summary, &r.reference);
       });
   r.log = read_log(path);
-  std::filesystem::remove(path);
+  for (const char* suffix : {"", ".a.count", ".b.count"}) {
+    std::filesystem::remove(path.string() + suffix);
+  }
   return r;
 }
 

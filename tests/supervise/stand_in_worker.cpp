@@ -17,18 +17,22 @@
 // timer-bound at ±1 %). STAND_IN_REFERENCE=IDENTITY: it reports measuring kerntime's reference of
 // that identity and answers "reference" with a result of 5000 ns (STAND_IN_NOISE's noise), logged
 // "reference SIDE PID"; without it, it reports none. STAND_IN_MODE=SHARE,SIZE: the process draws
+// (or takes from STAND_IN_MODE_SEQUENCE, counted in STAND_IN_MODE_COUNTER: high_mode below)
 // the high mode with chance SHARE, which makes the reference SIZE (a fraction) slower and every
 // state STAND_IN_MODE_SLOPE (default 1) times that. STAND_IN_REFERENCE_FAILS=1: the reference
 // fails. The start line logs "stream=one" where KERNTIME_ONE_STREAM is set.
 // STAND_IN_HANG_AT_EXIT=1: after its commands end it never exits (a teardown that hangs);
 // STAND_IN_EXIT_MS=N: it takes N ms to exit (a CUDA context's teardown), logging "exit" after them.
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -110,6 +114,28 @@ kerntime::measurement_result measured(double ns) {
   return r;
 }
 
+// Whether this process sits in the high mode: drawn with chance `share`, or, where
+// STAND_IN_MODE_SEQUENCE gives a pattern of 0s and 1s and STAND_IN_MODE_COUNTER a file, the next
+// character of the pattern (the nth process started with that file reads the nth, cyclically),
+// for tests that must not depend on the draw.
+bool high_mode(double share, std::mt19937_64& draw) {
+  const char* sequence = std::getenv("STAND_IN_MODE_SEQUENCE");
+  const char* counter = std::getenv("STAND_IN_MODE_COUNTER");
+  if (sequence == nullptr || counter == nullptr || *sequence == '\0') {
+    return std::uniform_real_distribution<double>(0, 1)(draw) < share;
+  }
+  const int fd = ::open(counter, O_RDWR | O_CREAT, 0600);
+  (void)::flock(fd, LOCK_EX);
+  char text[32] = {};
+  const ssize_t n = ::pread(fd, text, sizeof(text) - 1, 0);
+  const long k = n > 0 ? std::strtol(text, nullptr, 10) : 0;
+  const std::string next = std::to_string(k + 1);
+  (void)!::pwrite(fd, next.data(), next.size(), 0);
+  (void)::flock(fd, LOCK_UN);
+  ::close(fd);
+  return sequence[static_cast<std::size_t>(k) % std::strlen(sequence)] == '1';
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -149,8 +175,7 @@ int main(int argc, char** argv) {
   if (const char* given = std::getenv("STAND_IN_MODE")) {
     double share = 0;
     double size = 0;
-    if (std::sscanf(given, "%lf,%lf", &share, &size) == 2 &&
-        std::uniform_real_distribution<double>(0, 1)(draw) < share) {
+    if (std::sscanf(given, "%lf,%lf", &share, &size) == 2 && high_mode(share, draw)) {
       mode = std::log1p(size);
     }
   }
