@@ -441,7 +441,8 @@ fi
 
 # kerntime ab over two programs (docs/ab.md): A/A over the suite AB_AA_RUNS times (default 2) and
 # a 1 % longer spin at ±0.5 % AB_DETECT_RUNS times (default 3); the A/A counts as RESULT lines.
-# AB_AA_FLAGS: more flags for the A/A runs (bench/ab/ab_cli_check.sh's AA_FLAGS).
+# AB_AA_FLAGS: more flags for the A/A runs (bench/ab/ab_cli_check.sh's AA_FLAGS); AB_AA_FLAGS_ALT:
+# a second set, each A/A run followed by one with it; AB_HALF_RUNS: the +0.5 % detection's runs.
 # kerntime run with every trial its own preparation (the default) against one preparation for all
 # five: the suite's wall time each way, and each state's spread between preparations
 # (preparation_spread, docs/ab.md "What moves a preparation").
@@ -497,6 +498,7 @@ fi
 if wanted ab; then
   step "kerntime ab"
   OUT="$OUT/ab" AA_RUNS=${AB_AA_RUNS:-2} DETECT_RUNS=${AB_DETECT_RUNS:-3} AA_FLAGS=${AB_AA_FLAGS:-} \
+    AA_FLAGS_ALT=${AB_AA_FLAGS_ALT:-} HALF_RUNS=${AB_HALF_RUNS:-${AB_DETECT_RUNS:-3}} \
     within 540 "$root/bench/ab/ab_cli_check.sh" "$build" 2>&1 | tee -a "$bench_log" |
     grep '^RESULT' | tee -a "$results"
   note_exit ab_cli "${PIPESTATUS[0]}"

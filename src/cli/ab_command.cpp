@@ -319,6 +319,9 @@ CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
   ab.add_flag("--keep-workers", flags.keep_workers,
               "Keep one process pair for the whole run and read every block as an observation: "
               "shows the offset a process pair carries, but decides too readily (docs/ab.md)");
+  ab.add_flag("--start-ahead", flags.start_ahead,
+              "Start the next round's process pair while this round's measures, so no round "
+              "waits for a CUDA context; those starts then overlap trials (docs/ab.md)");
   ab.add_option("--reference", flags.reference,
                 "Trials per side of kerntime's own launch-bound reference (16 one-warp launches) "
                 "each round's process pair runs before its states: each state's round is then "
@@ -454,6 +457,7 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   settings.pairs_per_round = static_cast<std::size_t>(flags.pairs_per_round);
   settings.min_rounds = static_cast<std::size_t>(flags.min_rounds);
   settings.keep_workers = flags.keep_workers;
+  settings.start_ahead = flags.start_ahead;
   settings.reference_trials = flags.keep_workers ? 0 : static_cast<std::size_t>(flags.reference);
   settings.give_up_early = !flags.run_to_limits;
   settings.max_time_s = flags.max_time_s;

@@ -34,6 +34,7 @@ struct ab_flags {
   long long pairs_per_round = 2;
   long long min_rounds = static_cast<long long>(default_min_rounds);
   bool keep_workers = false;
+  bool start_ahead = false;    // the next round's pair starts while this one measures
   long long reference = 4;     // trials per side per round of kerntime's reference; 0: none
   std::string streams = "one"; // one: a worker measures everything on one stream; fresh: a new
                                // stream per measurement

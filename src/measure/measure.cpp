@@ -50,8 +50,12 @@ public:
         timed_work_([&work](cudaStream_t s, int input_set) { work(s, input_set); }) {
     // A fault left by earlier work is not this benchmark's; say so before running anything.
     check_cuda(cudaGetLastError(), "before the measurement (an earlier CUDA error is pending)");
-    if (stream == nullptr) {
-      stream = detail::one_stream(); // kerntime ab's workers may set one for the process
+    // kerntime ab's workers may set one stream for the process, so that a kernel-by-kernel
+    // launch shares the reference's launch-gap mode; a graph launch does not follow that mode
+    // and keeps its stream's draw for the process, so it gets a stream of its own each time
+    // (docs/ab.md, "Graph launches on a stream of their own").
+    if (stream == nullptr && p.launch != launch_mode::graph) {
+      stream = detail::one_stream();
     }
     if (stream == nullptr) {
       stream = own_stream_.emplace().get();

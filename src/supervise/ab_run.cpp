@@ -62,10 +62,11 @@ public:
   // once. A problem starting it is kept for ensure_started.
   void launch(supervision_summary& summary) {
     if (process_ != nullptr || !start_problem_.empty()) {
-      return;
+      return; // running, or started ahead (retire)
     }
     started_ = clock_type::now();
     ready_ = false;
+    asked_ = false;
     try {
       process_ = std::make_unique<worker_process>(launch_);
     } catch (const error& e) {
@@ -131,39 +132,77 @@ public:
   }
   trial_answer reference_trial(double timeout_s) { return ask(reference_command(), timeout_s); }
 
+  // --start-ahead: starts the next round's process now, while this one still measures; it
+  // becomes this side's worker when this one retires. A process that cannot be started here is
+  // left to the next round's ordinary start, which reports the problem.
+  void launch_ahead(supervision_summary& summary) {
+    if (ahead_ != nullptr) {
+      return;
+    }
+    try {
+      ahead_ = std::make_unique<worker_process>(launch_);
+    } catch (const error&) {
+      return;
+    }
+    ahead_started_ = clock_type::now();
+    ++summary.workers_started;
+  }
+
   // No more trials: the worker sees the end of its commands and exits, left to do it (while the
   // next round's worker starts: a CUDA context takes longer to make than to end, and both sides
-  // are told before either is awaited); see_off() waits for it.
+  // are told before either is awaited); see_off() waits for it. A process started ahead takes
+  // its place, its start counted from its launch.
   void retire() {
     see_off();
     if (process_ != nullptr) {
       process_->close_commands();
-      leaving_ = std::move(process_);
+      leaving_.push_back(std::move(process_));
       lines_.clear();
       ready_ = false;
     }
+    if (ahead_ != nullptr) {
+      process_ = std::move(ahead_);
+      started_ = ahead_started_;
+      asked_ = false;
+      ++starts_;
+    }
   }
-  // Waits for a retired worker to be gone (killed after 10 s), so nothing of it overlaps a
-  // trial; true when there was one to wait for.
+  // The run is over: the worker exits, and a process started ahead for a round that will not
+  // run (still waiting, or already in the worker's place but never asked) is killed; see_off()
+  // waits for them.
+  void retire_all() {
+    for (auto* unused : {&ahead_, asked_ ? nullptr : &process_}) {
+      if (unused != nullptr && *unused != nullptr) {
+        (*unused)->kill();
+        leaving_.push_back(std::move(*unused));
+      }
+    }
+    retire();
+  }
+  // Waits for the retired workers to be gone (each killed after 10 s), so nothing of them
+  // overlaps a trial; true when there was one to wait for.
   bool see_off() {
-    if (leaving_ == nullptr) {
+    if (leaving_.empty()) {
       return false;
     }
     const auto deadline = after(10);
-    while (!leaving_->ended() && clock_type::now() < deadline) {
-      pollfd fd{.fd = leaving_->message_fd(), .events = POLLIN, .revents = 0};
-      (void)::poll(&fd, 1, 100);
-      (void)leaving_->read_lines(); // what it says on its way out is not asked for
+    for (auto& leaving : leaving_) {
+      while (!leaving->ended() && clock_type::now() < deadline) {
+        pollfd fd{.fd = leaving->message_fd(), .events = POLLIN, .revents = 0};
+        (void)::poll(&fd, 1, 100);
+        (void)leaving->read_lines(); // what it says on its way out is not asked for
+      }
+      leaving->kill();
+      (void)leaving->reap();
     }
-    leaving_->kill();
-    (void)leaving_->reap();
-    leaving_.reset();
+    leaving_.clear();
     return true;
   }
 
 private:
   trial_answer ask(const std::string& command, double timeout_s) {
     trial_answer answer;
+    asked_ = true;
     (void)process_->send(command); // a dead worker reads as ended below
     worker_message m;
     switch (next_message(after(timeout_s), m)) {
@@ -240,13 +279,16 @@ private:
   const worker_launch& launch_;
   std::string label_;
   std::unique_ptr<worker_process> process_;
-  std::unique_ptr<worker_process> leaving_; // retired, not yet seen off
+  std::vector<std::unique_ptr<worker_process>> leaving_; // retired, not yet seen off
+  std::unique_ptr<worker_process> ahead_;                // --start-ahead: the next round's
+  clock_type::time_point ahead_started_;
   std::deque<std::string> lines_;
   std::optional<run_device> device_;
   std::string reference_;
   std::size_t starts_ = 0;
   clock_type::time_point started_;
   bool ready_ = false;
+  bool asked_ = false; // the current process was sent a command
   std::string start_problem_;
   std::optional<int> last_exit_code_;
   bool refused_arguments_ = false;
@@ -365,6 +407,12 @@ public:
     }
     see_off_retired();
     measure_reference();
+    if (settings_.start_ahead && !settings_.keep_workers) {
+      // The next round's pair starts while this one measures, in the order that round launches.
+      const ab_side next_first = first_in_round(rounds_begun_);
+      worker_of(next_first).launch_ahead(summary_);
+      worker_of(other_side(next_first)).launch_ahead(summary_);
+    }
     const auto start = clock_type::now();
     // Whole rounds up to --max-pairs (run_ab checked that they divide it).
     const std::size_t blocks = settings_.pairs_per_round / (trials_per_block / 2);
@@ -423,8 +471,8 @@ public:
   }
 
   void stop() {
-    a_.retire();
-    b_.retire();
+    a_.retire_all();
+    b_.retire_all();
     see_off_retired();
   }
 

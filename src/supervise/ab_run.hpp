@@ -57,6 +57,10 @@ struct ab_run_settings {
   // The same process pair for every round: then every block is an observation, which the
   // process pair's offset makes too confident (docs/ab.md); for seeing that offset, not deciding.
   bool keep_workers = false;
+  // Each round's pair starts the next round's pair once its reference is measured, so that the
+  // next round need not wait for a CUDA context; those starts then overlap this round's trials
+  // (docs/ab.md, "Starting the next pair ahead"). Off: no start or exit overlaps a trial.
+  bool start_ahead = false;
   // Trials per side of kerntime's own reference (measure/reference_work.hpp) each round's process
   // pair runs before its states, in blocks of A B B A; each state's observation in that round is
   // adjusted by the reference's log-ratio (compare/reference_adjustment.hpp). Only where both

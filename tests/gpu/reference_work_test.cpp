@@ -1,7 +1,8 @@
 // kerntime's own launch-bound reference (measure/reference_work.hpp), which `kerntime ab`'s
 // workers measure every round: 16 one-warp launches per iteration, timed through CUPTI under the
 // protocol it is given; and the one stream a worker may set for all its measurements
-// (measure/kept_resources.hpp, use_one_stream), which the work then runs on.
+// (measure/kept_resources.hpp, use_one_stream), which the work then runs on unless it is
+// launched as a CUDA graph.
 
 #include <cuda_runtime_api.h>
 
@@ -53,6 +54,27 @@ TEST_F(reference_work, a_stream_set_for_all_is_the_one_every_measurement_runs_on
   (void)measure(spin_on, p);
   EXPECT_NE(seen, shared.get()); // a stream of the measurement's own again
   EXPECT_EQ(detail::one_stream(), nullptr);
+}
+
+TEST_F(reference_work, a_graph_launch_keeps_off_the_stream_set_for_all) {
+  const detail::one_stream_scope shared;
+  protocol p;
+  p.trials = 1;
+  p.warmup = 1;
+  p.warmup_auto = false;
+  p.launch = launch_mode::graph; // captured once, then launched as a graph
+  cudaStream_t seen = nullptr;
+  const auto spin_on = [&seen](cudaStream_t stream, int) {
+    seen = stream;
+    testkit::launch_spin(stream, std::chrono::microseconds(5));
+  };
+  const measurement_result r = measure(spin_on, p);
+  EXPECT_GT(r.latency_ns, 4'000);
+  ASSERT_NE(seen, nullptr);
+  EXPECT_NE(seen, shared.get()); // a graph does not follow the reference's mode (docs/ab.md)
+  p.launch = launch_mode::stream;
+  (void)measure(spin_on, p);
+  EXPECT_EQ(seen, shared.get());
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -280,6 +281,77 @@ TEST(ab_run, a_round_starts_its_workers_while_the_last_exit_and_begins_its_trial
     pids.insert(trial.substr(trial.rfind(' ') + 1));
   }
   EXPECT_EQ(pids.size(), 6U);
+}
+
+TEST(ab_run, with_start_ahead_the_next_pair_starts_while_this_one_measures_and_none_is_left) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("kerntime_ab_ahead_" + std::to_string(::getpid()) + ".log");
+  std::filesystem::remove(path);
+  const std::vector<std::string> names{"ok/a", "ok/b"};
+  ab_run_settings settings;
+  // Each trial takes 100 ms, so a round's eight trials outlast a stand-in's start by far.
+  settings.pairs = {
+      pair_on(0, names, 1.05, {{"STAND_IN_LOG", path.string()}, {"STAND_IN_STATE_MS", "100"}})};
+  settings.min_rounds = 3;
+  settings.max_pairs = 40;
+  settings.start_ahead = true;
+  settings.trial_timeout_s = 30;
+  settings.start_timeout_s = 30;
+  const outcome o = run_capturing_events<ab_state_outcome>(
+      settings, [&names](const ab_run_settings& s, supervision_summary* summary) {
+        return run_ab(states_named(names), s, summary);
+      });
+  std::ifstream in(path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  in.close();
+  std::filesystem::remove(path);
+  for (const auto& s : o.states) {
+    ASSERT_TRUE(s.comparison) << s.failure;
+    EXPECT_EQ(s.comparison->base_units, 3);
+    EXPECT_EQ(s.comparison->outcome, verdict::slower);
+  }
+  // Three rounds' pairs and one started ahead of a fourth round that never ran.
+  EXPECT_EQ(o.summary.workers_started, 2 * 4);
+  // Which round each process measured in, from its trials (eight a round).
+  std::map<std::string, std::size_t> round_of;
+  std::vector<std::size_t> last_trial_line; // per round
+  std::size_t trials = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].starts_with("trial ")) {
+      const std::size_t round = trials++ / 8;
+      round_of.emplace(lines[i].substr(lines[i].rfind(' ') + 1), round);
+      last_trial_line.resize(round + 1);
+      last_trial_line[round] = i;
+    }
+  }
+  ASSERT_EQ(trials, 24U);
+  ASSERT_EQ(round_of.size(), 6U); // each round in a pair of its own
+  // Every process of rounds 2 and 3 started before the last trial of the round before it, and
+  // every process that measured exited on its own; the pair started ahead of no round was killed.
+  std::size_t starts = 0;
+  std::size_t exits = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::istringstream words(lines[i]);
+    std::string kind;
+    std::string pid;
+    words >> kind >> pid;
+    if (kind == "start") {
+      ++starts;
+      const auto round = round_of.find(pid);
+      if (round != round_of.end() && round->second > 0) {
+        EXPECT_LT(i, last_trial_line[round->second - 1]) << lines[i];
+      }
+    } else if (kind == "exit") {
+      ++exits;
+      EXPECT_TRUE(round_of.contains(pid)) << lines[i];
+    }
+  }
+  EXPECT_LE(starts, 8U);
+  EXPECT_GE(starts, 6U);
+  EXPECT_EQ(exits, 6U);
 }
 
 // An A/A run of one state whose worker processes sit in a high mode (5 % slower, the reference
