@@ -50,6 +50,25 @@ if compgen -G "$raw/aa_[0-9]*_a.json" >/dev/null; then
   python3 "$(dirname "$0")/preparation_stats.py" "$raw"/aa_[0-9]*.json >"$OUT/aa_preparations.json" ||
     echo "could not condense the A/A result sets"
 fi
+# Where the workers' time went: each side's host phases (docs/queue.md), summed over the states
+# and preparations of every run, with the measurements' own wall time; per set of flags.
+python3 - "$raw" <<'PY' || echo "could not sum the host phases"
+import glob, json, sys
+for prefix in ("aa", "aa_alt"):
+    total, wall, state_wall, runs = {}, 0.0, 0.0, 0
+    for path in sorted(glob.glob(f"{sys.argv[1]}/{prefix}_[0-9]*_[ab].json")):
+        runs += 1
+        for run in json.load(open(path)).get("runs", []):
+            state_wall += run.get("wall_seconds") or 0.0
+            r = run.get("result") or {}
+            wall += r.get("wall_seconds") or 0.0
+            for name, seconds in (r.get("host_phases_seconds") or {}).items():
+                total[name] = total.get(name, 0.0) + seconds
+    if runs:
+        print(f"RESULT ab_host_phases set={prefix} sides_runs={runs} state_wall_s={state_wall:.1f} "
+              f"measurement_wall_s={wall:.1f} " +
+              " ".join(f"{k}_s={v:.1f}" for k, v in total.items()))
+PY
 rm -rf "$raw"
 
 if [[ ! -x "$spin" ]]; then
