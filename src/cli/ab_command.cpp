@@ -320,8 +320,9 @@ CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
               "Keep one process pair for the whole run and read every block as an observation: "
               "shows the offset a process pair carries, but decides too readily (docs/ab.md)");
   ab.add_flag("--start-ahead", flags.start_ahead,
-              "Start the next round's process pair while this round's measures, so no round "
-              "waits for a CUDA context; those starts then overlap trials (docs/ab.md)");
+              "Start the next round's process pair while this round's measures; those starts "
+              "overlap trials, which the driver then slows by about what the wait saves "
+              "(docs/ab.md, \"Cheaper rounds\")");
   ab.add_option("--reference", flags.reference,
                 "Trials per side of kerntime's own launch-bound reference (16 one-warp launches) "
                 "each round's process pair runs before its states: each state's round is then "

@@ -58,8 +58,9 @@ struct ab_run_settings {
   // process pair's offset makes too confident (docs/ab.md); for seeing that offset, not deciding.
   bool keep_workers = false;
   // Each round's pair starts the next round's pair once its reference is measured, so that the
-  // next round need not wait for a CUDA context; those starts then overlap this round's trials
-  // (docs/ab.md, "Starting the next pair ahead"). Off: no start or exit overlaps a trial.
+  // next round need not wait for a CUDA context; those starts then overlap this round's trials,
+  // which the driver slows by about the wait saved (H100: 0.2 s a round each way; docs/ab.md,
+  // "Cheaper rounds"). Off: no start or exit overlaps a trial.
   bool start_ahead = false;
   // Trials per side of kerntime's own reference (measure/reference_work.hpp) each round's process
   // pair runs before its states, in blocks of A B B A; each state's observation in that round is
