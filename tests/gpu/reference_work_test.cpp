@@ -9,6 +9,7 @@
 #include <kerntime/measure.hpp>
 
 #include <chrono>
+#include <functional>
 #include <string>
 
 #include "gpu_test.hpp"
@@ -19,7 +20,22 @@
 namespace kerntime::gpu_tests {
 namespace {
 
-class reference_work : public gpu_test {};
+class reference_work : public gpu_test {
+protected:
+  // One trial after one warm-up call of a 5 µs spin, which notes the stream it was given.
+  static protocol one_trial() {
+    protocol p;
+    p.trials = 1;
+    p.warmup = 1;
+    p.warmup_auto = false;
+    return p;
+  }
+  cudaStream_t seen = nullptr;
+  std::function<void(cudaStream_t, int)> spin_on = [this](cudaStream_t stream, int) {
+    seen = stream;
+    testkit::launch_spin(stream, std::chrono::microseconds(5));
+  };
+};
 
 TEST_F(reference_work, sixteen_one_warp_launches_per_iteration_timed_by_cupti) {
   protocol p;
@@ -38,15 +54,7 @@ TEST_F(reference_work, sixteen_one_warp_launches_per_iteration_timed_by_cupti) {
 
 TEST_F(reference_work, a_stream_set_for_all_is_the_one_every_measurement_runs_on) {
   const detail::one_stream_scope shared;
-  protocol p;
-  p.trials = 1;
-  p.warmup = 1;
-  p.warmup_auto = false;
-  cudaStream_t seen = nullptr;
-  const auto spin_on = [&seen](cudaStream_t stream, int) {
-    seen = stream;
-    testkit::launch_spin(stream, std::chrono::microseconds(5));
-  };
+  const protocol p = one_trial();
   (void)measure(spin_on, p);
   EXPECT_EQ(seen, shared.get());
   (void)detail::measure_reference(p); // the reference too, without complaint
@@ -58,16 +66,8 @@ TEST_F(reference_work, a_stream_set_for_all_is_the_one_every_measurement_runs_on
 
 TEST_F(reference_work, a_graph_launch_keeps_off_the_stream_set_for_all) {
   const detail::one_stream_scope shared;
-  protocol p;
-  p.trials = 1;
-  p.warmup = 1;
-  p.warmup_auto = false;
+  protocol p = one_trial();
   p.launch = launch_mode::graph; // captured once, then launched as a graph
-  cudaStream_t seen = nullptr;
-  const auto spin_on = [&seen](cudaStream_t stream, int) {
-    seen = stream;
-    testkit::launch_spin(stream, std::chrono::microseconds(5));
-  };
   const measurement_result r = measure(spin_on, p);
   EXPECT_GT(r.latency_ns, 4'000);
   ASSERT_NE(seen, nullptr);
