@@ -122,12 +122,13 @@ def run_times(prefix):
 
 # (prefix, what it is called in the table and the RESULT lines)
 sets = [("aa", "")] + ([("aa_alt", "alt")] if glob.glob(f"{out}/aa_alt_[0-9]*.json") else [])
+# Each set's state decisions (not aa_preparations.json) and run times, read once.
+read = {prefix: (verdicts(f"{prefix}_[0-9]*.json"), run_times(prefix)) for prefix, _ in sets}
 print("\n| check | states | slower | faster | same | inconclusive | suite (median) |")
 print("|---|---:|---:|---:|---:|---:|---:|")
 for prefix, tag in sets:
-    aa = verdicts(f"{prefix}_[0-9]*.json")  # not aa_preparations.json
+    aa, times = read[prefix]
     wider = floored(aa)
-    times = run_times(prefix)
     print(f"| A/A suite{' (' + tag + ')' if tag else ''}, ±1 % | {len(aa)} | "
           f"{count(aa,'slower')} | {count(aa,'faster')} | "
           f"{count(aa,'same')} ({count(wider,'same')} at a wider band) | "
@@ -140,9 +141,8 @@ half = verdicts("half_*.json")
 print(f"| 200 µs vs 201 µs, ±0.25 % | {len(half)} | {count(half,'slower')} | "
       f"{count(half,'faster')} | {count(half,'same')} | {count(half,'inconclusive')} | |")
 for prefix, tag in sets:
-    aa = verdicts(f"{prefix}_[0-9]*.json")
+    aa, times = read[prefix]
     wider = floored(aa)
-    times = run_times(prefix)
     print(f"RESULT ab_cli_aa{('_' + tag) if tag else ''} states={len(aa)} "
           f"slower={count(aa,'slower')} faster={count(aa,'faster')} "
           f"same={count(aa,'same')} same_wider={count(wider,'same')} "
@@ -157,9 +157,9 @@ for d in (20, 200):
 print(f"RESULT ab_cli_detect spin_us=200 change_pct=0.5 runs={len(half)} "
       f"slower={count(half,'slower')}")
 for prefix, tag in sets:
-    aa = verdicts(f"{prefix}_[0-9]*.json")
+    aa, times = read[prefix]
     name = f"A/A run{' (' + tag + ')' if tag else ''}"
-    for wall, med, p90, settled, settled_p90, start_wait, exit_wait in run_times(prefix):
+    for wall, med, p90, settled, settled_p90, start_wait, exit_wait in times:
         print(f"{name}: {wall:.1f} s for the suite ({start_wait:.1f} s waiting for starts, "
               f"{exit_wait:.1f} s for exits); a state's trials {med:.2f} s median, {p90:.2f} s "
               f"p90; settled {settled:.1f} s (median), {settled_p90:.1f} s (p90) into it")

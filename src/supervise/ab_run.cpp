@@ -67,14 +67,10 @@ public:
     started_ = clock_type::now();
     ready_ = false;
     asked_ = false;
-    try {
-      process_ = std::make_unique<worker_process>(launch_);
-    } catch (const error& e) {
-      start_problem_ = e.what();
-      return;
+    process_ = spawn(summary, start_problem_);
+    if (process_ != nullptr) {
+      ++starts_;
     }
-    ++starts_;
-    ++summary.workers_started;
   }
 
   // Empty when the worker is ready; else why it could not start.
@@ -139,13 +135,9 @@ public:
     if (ahead_ != nullptr) {
       return;
     }
-    try {
-      ahead_ = std::make_unique<worker_process>(launch_);
-    } catch (const error&) {
-      return;
-    }
     ahead_started_ = clock_type::now();
-    ++summary.workers_started;
+    std::string ignored; // the ordinary start next round says what went wrong
+    ahead_ = spawn(summary, ignored);
   }
 
   // No more trials: the worker sees the end of its commands and exits, left to do it (while the
@@ -171,11 +163,13 @@ public:
   // run (still waiting, or already in the worker's place but never asked) is killed; see_off()
   // waits for them.
   void retire_all() {
-    for (auto* unused : {&ahead_, asked_ ? nullptr : &process_}) {
-      if (unused != nullptr && *unused != nullptr) {
-        (*unused)->kill();
-        leaving_.push_back(std::move(*unused));
-      }
+    if (ahead_ != nullptr) {
+      ahead_->kill();
+      leaving_.push_back(std::move(ahead_));
+    }
+    if (process_ != nullptr && !asked_) {
+      process_->kill();
+      leaving_.push_back(std::move(process_));
     }
     retire();
   }
@@ -200,6 +194,18 @@ public:
   }
 
 private:
+  // A new worker process, counted; nullptr with `problem` set when it could not be started.
+  std::unique_ptr<worker_process> spawn(supervision_summary& summary, std::string& problem) {
+    try {
+      auto process = std::make_unique<worker_process>(launch_);
+      ++summary.workers_started;
+      return process;
+    } catch (const error& e) {
+      problem = e.what();
+      return nullptr;
+    }
+  }
+
   trial_answer ask(const std::string& command, double timeout_s) {
     trial_answer answer;
     asked_ = true;

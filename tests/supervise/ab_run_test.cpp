@@ -64,13 +64,14 @@ ab_pair_slot pair_on(int device, const std::vector<std::string>& names, double b
 using outcome = stand_in_outcome<ab_state_outcome>;
 
 outcome run_with(const std::vector<std::string>& names, std::vector<ab_pair_slot> pairs,
-                 std::size_t min_rounds = 3, std::size_t max_pairs = 40,
-                 bool keep_workers = false) {
+                 std::size_t min_rounds = 3, std::size_t max_pairs = 40, bool keep_workers = false,
+                 bool start_ahead = false) {
   ab_run_settings settings;
   settings.pairs = std::move(pairs);
   settings.min_rounds = min_rounds;
   settings.max_pairs = max_pairs;
   settings.keep_workers = keep_workers;
+  settings.start_ahead = start_ahead;
   settings.trial_timeout_s = 30;
   settings.start_timeout_s = 30;
   return run_capturing_events<ab_state_outcome>(
@@ -234,12 +235,14 @@ TEST(ab_run, each_round_flips_which_side_goes_first) {
 struct worker_log {
   std::string kinds;
   std::vector<std::string> trials; // "SIDE STATE PID"
+  std::vector<std::string> lines;  // as written
 };
 
 worker_log read_log(const std::filesystem::path& path) {
   worker_log log;
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);) {
+    log.lines.push_back(line);
     log.kinds += line.front();
     if (line.starts_with("trial ")) {
       log.trials.push_back(line.substr(6));
@@ -288,25 +291,12 @@ TEST(ab_run, with_start_ahead_the_next_pair_starts_while_this_one_measures_and_n
                     ("kerntime_ab_ahead_" + std::to_string(::getpid()) + ".log");
   std::filesystem::remove(path);
   const std::vector<std::string> names{"ok/a", "ok/b"};
-  ab_run_settings settings;
   // Each trial takes 100 ms, so a round's eight trials outlast a stand-in's start by far.
-  settings.pairs = {
-      pair_on(0, names, 1.05, {{"STAND_IN_LOG", path.string()}, {"STAND_IN_STATE_MS", "100"}})};
-  settings.min_rounds = 3;
-  settings.max_pairs = 40;
-  settings.start_ahead = true;
-  settings.trial_timeout_s = 30;
-  settings.start_timeout_s = 30;
-  const outcome o = run_capturing_events<ab_state_outcome>(
-      settings, [&names](const ab_run_settings& s, supervision_summary* summary) {
-        return run_ab(states_named(names), s, summary);
-      });
-  std::ifstream in(path);
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    lines.push_back(line);
-  }
-  in.close();
+  const outcome o = run_with(
+      names,
+      {pair_on(0, names, 1.05, {{"STAND_IN_LOG", path.string()}, {"STAND_IN_STATE_MS", "100"}})}, 3,
+      40, false, true);
+  const std::vector<std::string> lines = read_log(path).lines;
   std::filesystem::remove(path);
   for (const auto& s : o.states) {
     ASSERT_TRUE(s.comparison) << s.failure;
