@@ -124,7 +124,9 @@ void bind_sequential_ratio(py::module_& m) {
            py::arg("band") = detail::default_band,
            "True when more blocks can bring no verdict: the timer's step alone is as wide as the "
            "band, and the interval without it already lies inside the band.")
-      .def("observations_to_decide", &detail::sequential_ratio::observations_to_decide,
+      .def("observations_to_decide",
+           py::overload_cast<double, std::size_t>(&detail::sequential_ratio::observations_to_decide,
+                                                  py::const_),
            py::arg("band"), py::arg("limit") = 100'000,
            "How many blocks in all would decide against the band if the mean and the spread "
            "stayed as they are; None when none up to `limit` would.");

@@ -306,12 +306,19 @@ CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
                 "The chance that a state's interval ever misses its ratio, over all its looks")
       ->capture_default_str();
   ab.add_option("--max-pairs", flags.max_pairs,
-                "The most A-B pairs of trials per state (two per A B B A block; a multiple of "
-                "--pairs-per-round); then inconclusive, with the interval reached")
+                "The most A-B pairs of trials per state at --pairs-per-round (two per A B B A "
+                "block; a multiple of it): its rounds are --max-pairs / --pairs-per-round, a "
+                "round of more blocks (--most-pairs-per-round) counting as one; then "
+                "inconclusive, with the interval reached")
       ->capture_default_str();
   ab.add_option("--pairs-per-round", flags.pairs_per_round,
                 "A-B pairs of trials of each undecided state per round; every round is a fresh "
                 "process pair (one worker per side), whose blocks give the state one observation")
+      ->capture_default_str();
+  ab.add_option("--most-pairs-per-round", flags.most_pairs_per_round,
+                "The most A-B pairs a state's round may run: a state whose own preparations "
+                "spread (not its process pairs) runs more blocks a round where they save more "
+                "rounds than they cost (docs/ab.md); --pairs-per-round's value: never more")
       ->capture_default_str();
   ab.add_option("--min-rounds", flags.min_rounds,
                 "No decision before a state has this many rounds (process pairs) of observations")
@@ -397,6 +404,16 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
                     std::max(flags.pairs_per_round,
                              flags.max_pairs / flags.pairs_per_round * flags.pairs_per_round)));
   }
+  const bool most_given = ab.get_option("--most-pairs-per-round")->count() > 0;
+  const long long most_pairs = most_given
+                                   ? flags.most_pairs_per_round
+                                   : std::max(flags.most_pairs_per_round, flags.pairs_per_round);
+  if (most_pairs < flags.pairs_per_round || most_pairs % 2 != 0) {
+    throw invalid_argument(fmt::format(
+        "--most-pairs-per-round {}: give an even number, at least --pairs-per-round ({}), e.g. "
+        "--most-pairs-per-round {}",
+        most_pairs, flags.pairs_per_round, std::max<long long>(8, flags.pairs_per_round)));
+  }
   if (flags.min_rounds < 0 || flags.min_rounds * flags.pairs_per_round > flags.max_pairs) {
     throw invalid_argument(fmt::format(
         "--min-rounds {}: at --pairs-per-round {} that is more pairs than --max-pairs ({}); "
@@ -456,6 +473,7 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   settings.options = options;
   settings.max_pairs = static_cast<std::size_t>(flags.max_pairs);
   settings.pairs_per_round = static_cast<std::size_t>(flags.pairs_per_round);
+  settings.most_pairs_per_round = static_cast<std::size_t>(most_pairs);
   settings.min_rounds = static_cast<std::size_t>(flags.min_rounds);
   settings.keep_workers = flags.keep_workers;
   settings.start_ahead = flags.start_ahead;

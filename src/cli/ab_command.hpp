@@ -32,6 +32,7 @@ struct ab_flags {
   double alpha = 0.05;
   long long max_pairs = 100;
   long long pairs_per_round = 2;
+  long long most_pairs_per_round = 8; // at least pairs_per_round where not given
   long long min_rounds = static_cast<long long>(default_min_rounds);
   bool keep_workers = false;
   bool start_ahead = false;    // the next round's pair starts while this one measures

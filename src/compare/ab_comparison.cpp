@@ -95,6 +95,27 @@ double same_band_of(const ab_options& options) {
   return std::max(options.threshold, options.same_band);
 }
 
+// Where a state's rounds ran more blocks than its first (kerntime ab's chosen blocks): how many,
+// and the spread that made them pay.
+std::optional<std::string> blocks_note(const ab_trials& trials, const ab_reading& reading) {
+  const auto& rounds = trials.process_pairs;
+  const auto [fewest, most] = std::minmax_element(rounds.begin(), rounds.end());
+  if (rounds.empty() || *most == rounds.front()) {
+    return std::nullopt;
+  }
+  const auto a = times_of(trials.a, 2 * reading.blocks);
+  const auto b = times_of(trials.b, 2 * reading.blocks);
+  const double rounds_variance = reading.units ? reading.units->sd_all * reading.units->sd_all : 0;
+  const auto spread = split_round_spread(a, b, rounds, rounds_variance);
+  return fmt::format("its rounds ran {} to {} blocks (of {} in all): a block's own preparations "
+                     "spread{}, which more blocks in a round divide",
+                     *fewest, *most, reading.blocks,
+                     spread ? fmt::format(" by {:.2f} %, the process pairs beyond that by {:.2f} %",
+                                          100 * std::sqrt(spread->within),
+                                          100 * std::sqrt(spread->between))
+                            : "");
+}
+
 } // namespace
 
 double preparation_time_ns(const measurement_result& r) {
@@ -196,6 +217,19 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
           options.give_up_beyond == 0 ? 0 : less(options.give_up_beyond));
       reading.out_of_reach = look.give_up;
       reading.reachable_band = look.same_band;
+    }
+    if (options.most_blocks > 1 && !trials.process_pairs.empty()) {
+      if (const auto spread = split_round_spread(a, b, trials.process_pairs, time.variance())) {
+        // Past the run's limit too (blocks_for_next_round), up to ten times it.
+        reading.projected_blocks = project_blocks(
+            time, same_band, *spread, options.most_blocks,
+            less(projection_limit_factor * std::max<std::size_t>(options.widen_within, 1)));
+        for (auto& p : reading.projected_blocks) {
+          if (p.rounds) {
+            *p.rounds += left_out;
+          }
+        }
+      }
     }
   }
   if (clocked && blocks > 0) {
@@ -313,6 +347,11 @@ state_comparison compare_ab_state(const std::string& name, const ab_trials& tria
           "agree",
           units.adjusted.size(), observations, units.beta.value_or(0), 100 * units.sd_before,
           100 * units.sd_after));
+    }
+  }
+  if (by_pairs) {
+    if (const auto note = blocks_note(trials, reading)) {
+      s.notes.push_back(*note);
     }
   }
   s.base_sm_clock_mhz = a.sm_clock_mhz();

@@ -12,10 +12,14 @@
 
 #include "compare/confidence_sequence.hpp"
 #include "compare/reference_adjustment.hpp"
+#include "compare/round_blocks.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/result.hpp"
 
 namespace kerntime::detail {
+
+// How far past the rounds a run allows ab_reading::projected_blocks looks.
+inline constexpr std::size_t projection_limit_factor = 10;
 
 struct ab_options {
   double threshold = default_band; // B/A within ±threshold is "same"
@@ -39,6 +43,10 @@ struct ab_options {
   std::size_t widen_within = 0;
   // Why `same` is judged at a wider band, for the comparison's band_reason; empty: it is not.
   std::string band_reason;
+  // With fresh process pairs: the most blocks a round may run; above 1, an undecided reading
+  // projects what 1, 2, 4, ... up to it would take (ab_reading::projected_blocks,
+  // compare/round_blocks).
+  std::size_t most_blocks = 1;
 };
 
 // Throws kerntime::invalid_argument, saying what to pass instead, when the threshold or alpha is
@@ -100,6 +108,11 @@ struct ab_reading {
   // after.
   std::optional<reference_adjusted> units;
   bool referenced = false;
+  // While undecided, by process pairs, with ab_options::most_blocks above 1 and the blocks' own
+  // spread known: the rounds each count of blocks per round from here on would take in all
+  // (project_blocks, counted in the state's rounds, up to projection_limit_factor times
+  // ab_options::widen_within).
+  std::vector<blocks_projection> projected_blocks;
 };
 // Throws kerntime::invalid_argument for a preparation whose median is not a positive time.
 [[nodiscard]] ab_reading read_ab(const ab_trials& trials, const ab_options& options);

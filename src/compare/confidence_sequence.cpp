@@ -173,7 +173,13 @@ ab_interval sequential_ratio::interval() const {
 
 std::optional<std::size_t> sequential_ratio::observations_to_decide(double band,
                                                                     std::size_t limit) const {
-  if (count_ < 3 || !(band >= 0 && std::isfinite(band))) {
+  return observations_to_decide(band, limit, variance());
+}
+
+std::optional<std::size_t> sequential_ratio::observations_to_decide(double band, std::size_t limit,
+                                                                    double later_variance) const {
+  if (count_ < 3 || !(band >= 0 && std::isfinite(band)) ||
+      !(later_variance >= 0 && std::isfinite(later_variance))) {
     return std::nullopt;
   }
   // Room between the mean and the band's edge, less the timer's floor, on the log scale.
@@ -181,9 +187,9 @@ std::optional<std::size_t> sequential_ratio::observations_to_decide(double band,
   if (room <= std::log1p(timer_step_fraction_)) {
     return std::nullopt;
   }
-  const double variance = sum_squared_deviations_ / static_cast<double>(count_);
   for (std::size_t t = count_; t <= limit; ++t) {
-    if (t_mixture_log_half_width(t, variance * static_cast<double>(t), alpha_) < room) {
+    const double later = later_variance * static_cast<double>(t - count_);
+    if (t_mixture_log_half_width(t, sum_squared_deviations_ + later, alpha_) < room) {
       return t;
     }
   }

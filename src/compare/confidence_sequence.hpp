@@ -124,6 +124,15 @@ public:
   // step or a mean on the band's edge leaves no room, or when it would take more than `limit`.
   [[nodiscard]] std::optional<std::size_t>
   observations_to_decide(double band, std::size_t limit = 100'000) const;
+  // The same if each observation from here on had `later_variance` (the mean staying): what
+  // observations of another spread would take, e.g. rounds of more blocks (compare/round_blocks).
+  [[nodiscard]] std::optional<std::size_t> observations_to_decide(double band, std::size_t limit,
+                                                                  double later_variance) const;
+  // The observations' variance: their squared deviations from their mean over their count (0
+  // before the first).
+  [[nodiscard]] double variance() const noexcept {
+    return count_ == 0 ? 0 : sum_squared_deviations_ / static_cast<double>(count_);
+  }
   // True when more observations can bring no verdict, unless the sequence misses the ratio (a
   // chance of alpha at most, over all looks, for observations near enough to normal): the
   // timer's step alone is as wide as the band, so `same` is out of reach, and the interval

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "compare/round_blocks.hpp"
 #include "kerntime/errors.hpp"
 #include "supervise/exit_codes.hpp"
 #include "supervise/worker_messages.hpp"
@@ -338,6 +339,7 @@ public:
     options_.give_up_beyond = settings.give_up_early ? give_up_margin * most : 0;
     options_.widest_band = settings.give_up_early ? widest_band_factor * options_.threshold : 0;
     options_.widen_within = most;
+    options_.most_blocks = settings.keep_workers ? 1 : settings.most_pairs_per_round / 2;
   }
 
   [[nodiscard]] bool given_up() const {
@@ -420,8 +422,9 @@ public:
       worker_of(other_side(next_first)).launch_ahead(summary_);
     }
     const auto start = clock_type::now();
-    // Whole rounds up to --max-pairs (run_ab checked that they divide it).
-    const std::size_t blocks = settings_.pairs_per_round / (trials_per_block / 2);
+    // Whole rounds up to --max-pairs (run_ab checked that they divide it), more blocks where
+    // the state's last round chose them.
+    const std::size_t blocks = std::max(base_blocks(), o.next_blocks);
     for (std::size_t k = 0; k < blocks * trials_per_block; ++k) {
       if (!run_trial(o, side_in_round(o.rounds, k))) {
         o.seconds += seconds_since(start);
@@ -455,13 +458,17 @@ public:
       end = ab_end::no_verdict_reachable;
     } else if (reading.out_of_reach) {
       end = ab_end::out_of_reach;
-    } else if (o.a.size() >= settings_.max_pairs) {
+    } else if (settings_.keep_workers ? o.a.size() >= settings_.max_pairs
+                                      : o.rounds >= most_rounds()) {
       end = ab_end::max_pairs;
     } else if (o.seconds >= settings_.max_time_s) {
       end = ab_end::max_time;
     }
     if (end) {
       o.comparison = compare_ab_state(o.state.name, trials_of(o), options, *end);
+    } else if (!reading.projected_blocks.empty()) {
+      o.next_blocks = blocks_for_next_round(reading.projected_blocks, o.rounds,
+                                            settings_.min_rounds, costs_of(o));
     }
     return end ? round_outcome::finished : round_outcome::more;
   }
@@ -494,6 +501,29 @@ public:
   }
 
 private:
+  [[nodiscard]] std::size_t base_blocks() const {
+    return settings_.pairs_per_round / (trials_per_block / 2);
+  }
+  // The rounds a state may run in: --max-pairs at --pairs-per-round (more blocks in a round
+  // count as one round).
+  [[nodiscard]] std::size_t most_rounds() const {
+    return settings_.max_pairs / settings_.pairs_per_round;
+  }
+
+  // What one more round of `o` costs so far: this pair's wait for its workers to start and exit
+  // and its reference, per round begun, and the state's own trials per block.
+  [[nodiscard]] round_costs costs_of(const ab_state_outcome& o) const {
+    std::size_t blocks = 0;
+    for (const std::size_t k : o.process_pairs) {
+      blocks += k;
+    }
+    const double rounds = static_cast<double>(std::max<std::size_t>(1, rounds_begun_));
+    return {.round_seconds =
+                (summary_.start_wait_seconds + summary_.exit_wait_seconds + reference_.seconds) /
+                rounds,
+            .block_seconds = blocks == 0 ? 0 : o.seconds / static_cast<double>(blocks)};
+  }
+
   // The reference's trials of this round, in blocks of A B B A: their mean log-ratio, or none
   // when a trial failed (said as an event).
   std::optional<double> reference_log_ratio(std::size_t round) {
@@ -725,6 +755,12 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
     throw invalid_argument(fmt::format("run_ab needs an even number of pairs per round ({}) that "
                                        "divides the most pairs ({})",
                                        settings.pairs_per_round, settings.max_pairs));
+  }
+  if (settings.most_pairs_per_round < settings.pairs_per_round ||
+      settings.most_pairs_per_round % 2 != 0) {
+    throw invalid_argument(fmt::format("run_ab needs an even most pairs per round ({}), at least "
+                                       "the pairs per round ({})",
+                                       settings.most_pairs_per_round, settings.pairs_per_round));
   }
   // A pipe to a dead worker must fail a write, not end the supervisor.
   const auto previous = std::signal(SIGPIPE, SIG_IGN);

@@ -52,6 +52,10 @@ struct ab_run_settings {
   // Per state, the pairs of trials (two per block of A B B A) each round's process pair runs.
   // One block per round gives the most observations per trial (docs/ab.md, simulated).
   std::size_t pairs_per_round = 2;
+  // Per state, the most pairs of trials a round may run: a state whose blocks spread on their own
+  // (their preparations, not the process pair) runs more blocks a round where that costs less than
+  // the rounds it saves (compare/round_blocks.hpp); pairs_per_round: always that many.
+  std::size_t most_pairs_per_round = 8;
   // Per state: no decision before this many rounds' observations (default_min_rounds).
   std::size_t min_rounds = default_min_rounds;
   // The same process pair for every round: then every block is an observation, which the
@@ -86,6 +90,7 @@ struct ab_state_outcome {
   std::vector<benchmark_run> a; // each preparation's record, in the order it ran
   std::vector<benchmark_run> b;
   std::size_t rounds = 0;                 // the rounds it ran in
+  std::size_t next_blocks = 0;            // blocks its next round runs; 0: pairs_per_round's
   std::vector<std::size_t> process_pairs; // the blocks each round ran (fresh pairs only)
   // Per round (as process_pairs), the reference's log-ratio in that round's process pair; none
   // where it failed or the state's trials ran in a worker started after it. Empty: no reference.

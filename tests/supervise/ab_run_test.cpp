@@ -65,8 +65,9 @@ using outcome = stand_in_outcome<ab_state_outcome>;
 
 outcome run_with(const std::vector<std::string>& names, std::vector<ab_pair_slot> pairs,
                  std::size_t min_rounds = 3, std::size_t max_pairs = 40, bool keep_workers = false,
-                 bool start_ahead = false) {
+                 bool start_ahead = false, std::size_t most_pairs_per_round = 8) {
   ab_run_settings settings;
+  settings.most_pairs_per_round = most_pairs_per_round;
   settings.pairs = std::move(pairs);
   settings.min_rounds = min_rounds;
   settings.max_pairs = max_pairs;
@@ -566,6 +567,78 @@ TEST(ab_run, a_cuda_fault_fails_that_state_for_that_side_and_the_next_runs_in_a_
   EXPECT_EQ(o.summary.workers_started, 2 * static_cast<int>(rounds_of(o)) + 1);
   EXPECT_GE(rounds_of(o), 3U);
   EXPECT_LE(rounds_of(o), 5U);
+}
+
+TEST(ab_run, a_state_whose_preparations_spread_runs_more_blocks_a_round) {
+  // ok/spread's every trial moves by 2 % on its own (no process offset): a block's own spread,
+  // which more blocks in a round divide (one block a round could not settle ±1 % by the minimum
+  // of 6); ok/quiet's 0.05 % settles at the minimum on one block.
+  // That more blocks settle such a state in fewer rounds is round_blocks_test's simulation.
+  const std::vector<std::string> names{"ok/spread", "ok/quiet"};
+  // A round costs its pair's 40 ms exit, a block a few ms: more blocks pay where they cut rounds.
+  const environment spread{
+      {"STAND_IN_SCALED", "ok/spread"}, {"STAND_IN_NOISE", "0.02"}, {"STAND_IN_EXIT_MS", "40"}};
+  const auto chosen = run_with(names, {pair_on(0, names, 1.0, spread)}, 6, 100);
+  const auto& s = chosen.states[0];
+  const auto& quiet = chosen.states[1];
+  ASSERT_TRUE(s.comparison && quiet.comparison) << s.failure << quiet.failure;
+  EXPECT_EQ(s.comparison->outcome, verdict::same); // at ±1 %, or a band its spread could settle
+  EXPECT_EQ(quiet.comparison->outcome, verdict::same);
+  EXPECT_EQ(quiet.process_pairs, std::vector<std::size_t>(6, 1));
+  // One block a round until the spread is read (4 rounds), then more, 4 at most (8 pairs).
+  ASSERT_GE(s.process_pairs.size(), 6U);
+  EXPECT_EQ(std::vector<std::size_t>(s.process_pairs.begin(), s.process_pairs.begin() + 4),
+            std::vector<std::size_t>(4, 1));
+  EXPECT_GT(*std::max_element(s.process_pairs.begin(), s.process_pairs.end()), 1U);
+  std::cout << "2 % a trial, blocks per round:";
+  for (const std::size_t k : s.process_pairs) {
+    std::cout << " " << k;
+  }
+  std::cout << "\n";
+  EXPECT_LE(*std::max_element(s.process_pairs.begin(), s.process_pairs.end()), 4U);
+  std::size_t blocks = 0;
+  for (const std::size_t k : s.process_pairs) {
+    blocks += k;
+  }
+  EXPECT_EQ(s.a.size(), 2 * blocks);
+  EXPECT_EQ(s.b.size(), 2 * blocks);
+  EXPECT_EQ(s.comparison->base_units, static_cast<int>(s.process_pairs.size()));
+  EXPECT_NE(s.comparison->notes.front().find(fmt::format("{} blocks of A B B A", blocks)),
+            std::string::npos)
+      << s.comparison->notes.front();
+  const auto said =
+      std::find_if(s.comparison->notes.begin(), s.comparison->notes.end(),
+                   [](const std::string& n) { return n.starts_with("its rounds ran 1 to"); });
+  ASSERT_NE(said, s.comparison->notes.end());
+  EXPECT_NE(said->find(fmt::format("(of {} in all): a block's own preparations spread by", blocks)),
+            std::string::npos)
+      << *said;
+  // --most-pairs-per-round 2: one block every round.
+  const auto one =
+      run_with({"ok/spread"}, {pair_on(0, {"ok/spread"}, 1.0, spread)}, 6, 100, false, false, 2);
+  ASSERT_FALSE(one.states[0].process_pairs.empty());
+  EXPECT_EQ(one.states[0].process_pairs,
+            std::vector<std::size_t>(one.states[0].process_pairs.size(), 1));
+}
+
+TEST(ab_run, rounds_of_more_blocks_count_as_one_round_against_the_limit) {
+  // B 1 % slower with 1 % a trial: undecidable within 6 rounds (--max-pairs 12 at 2 a round),
+  // whatever blocks the rounds run.
+  const std::vector<std::string> names{"ok/edge"};
+  const environment spread{{"STAND_IN_NOISE", "0.01"}};
+  const auto o = run_with(names, {pair_on(0, names, 1.01, spread)}, 3, 12);
+  ASSERT_TRUE(o.states[0].comparison) << o.states[0].failure;
+  EXPECT_EQ(o.states[0].process_pairs.size(), 6U);
+  EXPECT_EQ(o.states[0].comparison->outcome, verdict::inconclusive);
+}
+
+TEST(ab_run, most_pairs_per_round_below_the_pairs_per_round_or_odd_are_refused) {
+  ab_run_settings settings;
+  settings.pairs = {pair_on(0, {"ok/a"})};
+  settings.most_pairs_per_round = 1;
+  EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
+  settings.most_pairs_per_round = 5;
+  EXPECT_THROW((void)run_ab(states_named({"ok/a"}), settings), invalid_argument);
 }
 
 TEST(ab_run, the_limit_ends_an_undecidable_state_inconclusive) {
