@@ -244,7 +244,8 @@ class ab_command(unittest.TestCase):
         # (alpha 0.001: the stand-ins' noise is drawn afresh in every run).
         a = self.program("a", states="ok/n=1", env="STAND_IN_NOISE=0.02")
         out = self.dir / "ab.json"
-        flags = ["--max-pairs", "100", "--alpha", "0.001", "-q"]
+        # One block a round: more (--most-pairs-per-round) would divide a trial's own spread.
+        flags = ["--max-pairs", "100", "--alpha", "0.001", "--most-pairs-per-round", "2", "-q"]
         done = self.ab(a, a, "--json", str(out), *flags)
         self.assertEqual(done.returncode, 0, done.stderr)
         [state] = json.loads(out.read_text())["states"]
