@@ -124,12 +124,18 @@ void bind_sequential_ratio(py::module_& m) {
            py::arg("band") = detail::default_band,
            "True when more blocks can bring no verdict: the timer's step alone is as wide as the "
            "band, and the interval without it already lies inside the band.")
-      .def("observations_to_decide",
-           py::overload_cast<double, std::size_t>(&detail::sequential_ratio::observations_to_decide,
-                                                  py::const_),
-           py::arg("band"), py::arg("limit") = 100'000,
-           "How many blocks in all would decide against the band if the mean and the spread "
-           "stayed as they are; None when none up to `limit` would.");
+      .def(
+          "observations_to_decide",
+          [](const detail::sequential_ratio& s, double band, std::size_t limit,
+             std::optional<double> later_variance) {
+            return s.observations_to_decide(band, limit, later_variance.value_or(s.variance()));
+          },
+          py::arg("band"), py::arg("limit") = 100'000, py::arg("later_variance") = py::none(),
+          "How many blocks in all would decide against the band if the mean and the spread "
+          "stayed as they are (or each later block had `later_variance`); None when none up to "
+          "`limit` would.")
+      .def("variance", &detail::sequential_ratio::variance,
+           "The blocks' squared deviations from their mean over their count.");
   m.def(
       "look_at_spread",
       [](const detail::sequential_ratio& s, double threshold, double same_band,

@@ -358,7 +358,8 @@ public:
   // order each state's own (run_round): they differ only for a state that missed a round here
   // (a worker that did not start) or came from a device that gave up, and then that state's
   // blocks still alternate, only the side launched first may go second in them.
-  void begin_round() {
+  void begin_round(std::size_t states) {
+    states_in_round_ = states;
     const ab_side first = first_in_round(rounds_begun_++);
     worker_of(first).launch(summary_);
     worker_of(other_side(first)).launch(summary_);
@@ -511,16 +512,20 @@ private:
   }
 
   // What one more round of `o` costs so far: this pair's wait for its workers to start and exit
-  // and its reference, per round begun, and the state's own trials per block.
+  // and its reference, per round begun, shared by the states of this round (the run goes on
+  // while any is open, so a state's fewer rounds save the round's start only where it is the
+  // last: H100 recordings simulated, bench/ab/round_blocks_sim.py --shared), and the state's own
+  // trials per block.
   [[nodiscard]] round_costs costs_of(const ab_state_outcome& o) const {
     std::size_t blocks = 0;
     for (const std::size_t k : o.process_pairs) {
       blocks += k;
     }
     const double rounds = static_cast<double>(std::max<std::size_t>(1, rounds_begun_));
+    const double sharing = static_cast<double>(std::max<std::size_t>(1, states_in_round_));
     return {.round_seconds =
                 (summary_.start_wait_seconds + summary_.exit_wait_seconds + reference_.seconds) /
-                rounds,
+                rounds / sharing,
             .block_seconds = blocks == 0 ? 0 : o.seconds / static_cast<double>(blocks)};
   }
 
@@ -690,6 +695,7 @@ private:
   supervision_summary summary_;
   std::string last_start_problem_;
   std::size_t rounds_begun_ = 0;
+  std::size_t states_in_round_ = 1; // the states this pair runs in the round begun last
   // The reference: whether this run uses it (decided at the first ready pair), its log-ratio in
   // the current round and the worker starts it ran under, and what became of it.
   bool reference_decided_ = false;
@@ -786,7 +792,7 @@ std::vector<ab_state_outcome> run_ab(const std::vector<ab_state>& states,
       pair.see_off_retired(); // no trial here this round: the last pair need not linger
       return;
     }
-    pair.begin_round();
+    pair.begin_round(share.size());
     for (const std::size_t i : share) {
       if (pair.given_up()) {
         break; // its states go to a live pair next round
