@@ -107,13 +107,14 @@ std::optional<std::string> blocks_note(const ab_trials& trials, const ab_reading
   const auto b = times_of(trials.b, 2 * reading.blocks);
   const double rounds_variance = reading.units ? reading.units->sd_all * reading.units->sd_all : 0;
   const auto spread = split_round_spread(a, b, rounds, rounds_variance);
-  return fmt::format("its rounds ran {} to {} blocks (of {} in all): a block's own preparations "
-                     "spread{}, which more blocks in a round divide",
-                     *fewest, *most, reading.blocks,
-                     spread ? fmt::format(" by {:.2f} %, the process pairs beyond that by {:.2f} %",
-                                          100 * std::sqrt(spread->within),
-                                          100 * std::sqrt(spread->between))
-                            : "");
+  return fmt::format(
+      "its rounds ran {} to {} blocks (of {} in all): a block's own preparations "
+      "spread{}, which more blocks in a round divide",
+      *fewest, *most, reading.blocks,
+      spread ? fmt::format(" by {:.2f} %, the process pairs beyond that by {:.2f} % (as "
+                           "measured)",
+                           100 * std::sqrt(spread->within), 100 * std::sqrt(spread->between))
+             : "");
 }
 
 } // namespace
