@@ -372,6 +372,28 @@ TEST(confidence_sequence, says_how_many_observations_would_decide_at_the_spread_
   EXPECT_FALSE(same_so_far.observations_to_decide(default_band, 10)); // beyond the limit
 }
 
+TEST(confidence_sequence, later_observations_of_another_spread_change_the_count_needed) {
+  sequential_ratio rounds;
+  for (const double x : {0.01, -0.01, 0.01, -0.01}) { // mean 0, variance 1e-4
+    rounds.add_block(x);
+  }
+  EXPECT_DOUBLE_EQ(rounds.variance(), 1e-4);
+  // The same spread from here on: the count the spread seen gives.
+  EXPECT_EQ(rounds.observations_to_decide(default_band, 1000, 1e-4),
+            rounds.observations_to_decide(default_band));
+  // A quarter of it from here on (four blocks a round where the spread is theirs): the first count
+  // whose half width, over the four seen and the rest at a quarter, fits inside ±1 %.
+  const auto quarter = rounds.observations_to_decide(default_band, 1000, 0.25e-4);
+  ASSERT_TRUE(quarter);
+  const auto sum_at = [](std::size_t t) { return 4e-4 + (static_cast<double>(t) - 4) * 0.25e-4; };
+  EXPECT_LT(t_mixture_log_half_width(*quarter, sum_at(*quarter), default_alpha),
+            std::log1p(default_band));
+  EXPECT_GE(t_mixture_log_half_width(*quarter - 1, sum_at(*quarter - 1), default_alpha),
+            std::log1p(default_band));
+  EXPECT_LT(*quarter, 17U);
+  EXPECT_FALSE(rounds.observations_to_decide(default_band, 1000, -1.0)); // no such spread
+}
+
 TEST(confidence_sequence, says_when_no_verdict_can_come_from_more_observations) {
   // A timer step of 3 % against a ±1 % band: `same` is out of reach.
   const auto filled = [](double step, const std::vector<double>& xs) {
