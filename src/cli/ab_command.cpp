@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <map>
+#include <numeric>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -546,8 +547,18 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   std::vector<benchmark_run> runs_b;
   int failed = 0;
   int inconclusive = 0;
-  std::vector<std::string> widened; // judged at a band wider than --threshold
+  std::vector<std::string> widened;     // judged at a band wider than --threshold
+  std::vector<std::string> more_blocks; // ran more blocks in a round than in its first
   for (const auto& o : outcomes) {
+    if (!o.process_pairs.empty()) {
+      const std::size_t most = *std::max_element(o.process_pairs.begin(), o.process_pairs.end());
+      if (most > o.process_pairs.front()) {
+        more_blocks.push_back(fmt::format(
+            "{} ({} blocks in {} rounds)", o.state.name,
+            std::accumulate(o.process_pairs.begin(), o.process_pairs.end(), std::size_t{0}),
+            o.process_pairs.size()));
+      }
+    }
     const bool neither = !o.failure.empty() && !o.failed_side;
     const bool a_failed = neither || o.failed_side == ab_side::a;
     const bool b_failed = neither || o.failed_side == ab_side::b;
@@ -623,6 +634,11 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   if (has_regression(c)) {
     err << "kerntime: B is slower than A beyond the band in a state (listed first)\n";
     exit_code = exit_regression;
+  }
+  if (!more_blocks.empty()) {
+    err << fmt::format("kerntime: {} whose own preparations spread ran more blocks in a round "
+                       "(--most-pairs-per-round; each state's notes give the spreads): {}\n",
+                       counted(more_blocks.size(), "state"), fmt::join(more_blocks, ", "));
   }
   if (!widened.empty()) {
     err << fmt::format("kerntime: {} state{} spread too widely for ±{:g} % and {} judged `same` "

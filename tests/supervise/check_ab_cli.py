@@ -237,6 +237,23 @@ class ab_command(unittest.TestCase):
         self.assertEqual((state["verdict"], state["base_units"]), ("inconclusive", 20))
         self.assertTrue(any("--max-pairs reached" in n for n in state["notes"]), state["notes"])
 
+    def test_a_state_whose_preparations_spread_runs_more_blocks_and_the_run_says_so(self):
+        # 2 % a trial on its own, a pair's exit 40 ms: from round 5 its rounds run more blocks,
+        # which its notes and the run's last lines name (ab_run_test checks the choice itself).
+        a = self.program("a", states="ok/n=1", env="STAND_IN_NOISE=0.02 STAND_IN_EXIT_MS=40")
+        out = self.dir / "ab.json"
+        done = self.ab(a, a, "--json", str(out), "--alpha", "0.001", "-q")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        [state] = json.loads(out.read_text())["states"]
+        self.assertIn(state["verdict"], ("same", "inconclusive"))
+        self.assertTrue(any(n.startswith("its rounds ran 1 to ") for n in state["notes"]),
+                        state["notes"])
+        self.assertRegex(done.stderr, r"1 state whose own preparations spread ran more blocks in "
+                                      r"a round \(--most-pairs-per-round; [^)]*\): ok/n=1 \(\d+ "
+                                      r"blocks in \d+ rounds\)")
+        one = self.ab(a, a, "--most-pairs-per-round", "2", "--alpha", "0.001", "-q")
+        self.assertNotIn("ran more blocks", one.stderr)
+
     def test_a_state_spread_beyond_the_band_is_judged_at_the_band_its_spread_can_settle(self):
         # Trials scattered by 2 %: at alpha 0.001 ±1 % would take ~85 rounds, beyond the 50 that
         # --max-pairs 100 allows, so from round 10 the state goes on at a band of a few per cent,
