@@ -212,23 +212,35 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
       reading.observations_needed = std::max(*needed + left_out, options.min_observations);
     }
     reading.no_verdict_reachable = enough && time.no_verdict_reachable(same_band);
+    // Where rounds run several blocks, a block's own spread and the rest (compare/round_blocks):
+    // over the rounds the deciding sequence reads, its variance unbiased like the blocks' own.
+    std::optional<round_spread> spread;
+    if (options.most_blocks > 1 && !trials.process_pairs.empty() && time.blocks() >= 2) {
+      const double n = static_cast<double>(time.blocks());
+      spread = split_round_spread(a, b, trials.process_pairs, time.variance() * n / (n - 1),
+                                  time.blocks());
+    }
     if (enough) {
+      // The rounds to come run options.next_blocks blocks: the floor reads them at that spread.
+      std::optional<double> later;
+      if (spread && options.next_blocks > 1) {
+        later = spread->between + (spread->within / static_cast<double>(options.next_blocks));
+      }
       const spread_floor_look look = look_at_spread(
           time, options.threshold, same_band, less(options.widen_within), options.widest_band,
-          options.give_up_beyond == 0 ? 0 : less(options.give_up_beyond));
+          options.give_up_beyond == 0 ? 0 : less(options.give_up_beyond), later);
       reading.out_of_reach = look.give_up;
       reading.reachable_band = look.same_band;
     }
-    if (options.most_blocks > 1 && !trials.process_pairs.empty()) {
-      if (const auto spread = split_round_spread(a, b, trials.process_pairs, time.variance())) {
-        // Past the run's limit too (blocks_for_next_round), up to ten times it.
-        reading.projected_blocks = project_blocks(
-            time, same_band, *spread, options.most_blocks,
-            less(projection_limit_factor * std::max<std::size_t>(options.widen_within, 1)));
-        for (auto& p : reading.projected_blocks) {
-          if (p.rounds) {
-            *p.rounds += left_out;
-          }
+    if (spread) {
+      // Past the run's limit too (blocks_for_next_round), up to ten times it.
+      const std::size_t limit =
+          less(projection_limit_factor * std::max<std::size_t>(options.widen_within, 1));
+      reading.projected_blocks =
+          project_blocks(time, same_band, options.threshold, *spread, options.most_blocks, limit);
+      for (auto& p : reading.projected_blocks) {
+        if (p.rounds) {
+          *p.rounds += left_out;
         }
       }
     }

@@ -47,6 +47,9 @@ struct ab_options {
   // projects what 1, 2, 4, ... up to it would take (ab_reading::projected_blocks,
   // compare/round_blocks).
   std::size_t most_blocks = 1;
+  // The blocks the state's rounds run now (kerntime ab's choice); above 1, the spread floor reads
+  // the rounds to come at that spread, not at the rounds' so far (compare/round_blocks).
+  std::size_t next_blocks = 1;
 };
 
 // Throws kerntime::invalid_argument, saying what to pass instead, when the threshold or alpha is

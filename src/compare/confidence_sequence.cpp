@@ -196,6 +196,28 @@ std::optional<std::size_t> sequential_ratio::observations_to_decide(double band,
   return std::nullopt;
 }
 
+std::optional<std::size_t> sequential_ratio::observations_to_settle(double same_band,
+                                                                    double change_band,
+                                                                    std::size_t limit,
+                                                                    double later_variance) const {
+  if (count_ < 3 || !(same_band > 0 && std::isfinite(same_band)) ||
+      !(change_band > 0 && std::isfinite(change_band)) ||
+      !(later_variance >= 0 && std::isfinite(later_variance))) {
+    return std::nullopt;
+  }
+  const double room = std::max(std::log1p(same_band), std::abs(mean_) - std::log1p(change_band));
+  if (room <= std::log1p(timer_step_fraction_)) {
+    return std::nullopt;
+  }
+  for (std::size_t t = count_; t <= limit; ++t) {
+    const double later = later_variance * static_cast<double>(t - count_);
+    if (t_mixture_log_half_width(t, sum_squared_deviations_ + later, alpha_) < room) {
+      return t;
+    }
+  }
+  return std::nullopt;
+}
+
 bool sequential_ratio::no_verdict_reachable(double band) const {
   if (count_ < min_observations_to_stop_early || !(band >= 0 && std::isfinite(band)) ||
       timer_step_fraction_ < band) {
@@ -209,7 +231,8 @@ bool sequential_ratio::out_of_reach(double band, std::size_t limit) const {
   return out_of_reach(band, limit, band);
 }
 
-bool sequential_ratio::out_of_reach(double same_band, std::size_t limit, double change_band) const {
+bool sequential_ratio::out_of_reach(double same_band, std::size_t limit, double change_band,
+                                    std::optional<double> later_variance) const {
   if (count_ < min_observations_to_give_up || limit <= count_ ||
       !(same_band > 0 && std::isfinite(same_band)) ||
       !(change_band > 0 && std::isfinite(change_band))) {
@@ -217,31 +240,33 @@ bool sequential_ratio::out_of_reach(double same_band, std::size_t limit, double 
   }
   const double best_room =
       std::max(std::log1p(same_band), std::abs(mean_) - std::log1p(change_band));
-  const double variance = sum_squared_deviations_ / static_cast<double>(count_);
-  return t_mixture_log_half_width(limit, variance * static_cast<double>(limit), alpha_) >=
-         best_room;
+  const double later = later_variance && *later_variance >= 0 ? *later_variance : variance();
+  const double at_limit = sum_squared_deviations_ + (later * static_cast<double>(limit - count_));
+  return t_mixture_log_half_width(limit, at_limit, alpha_) >= best_room;
 }
 
 std::optional<double> sequential_ratio::reachable_band(double band, std::size_t limit,
-                                                       double widest, double step) const {
+                                                       double widest, double step,
+                                                       std::optional<double> later) const {
   // Within a third of the observations left before the limit: room for the mean to wander
   // (confidence_sequence_test's A/A states of 4 % SD, 50 rounds: with half, about 1500 of 2000
   // settled by the limit, at a median band of ±3 %; with a third, about 1800, at ±3.5 %).
   const std::size_t within = count_ + ((limit > count_ ? limit - count_ : 0) / 3);
   if (count_ < min_observations_to_give_up || !(band > 0 && std::isfinite(band)) ||
-      !(step > 0 && std::isfinite(step)) || within <= count_ || !out_of_reach(band, within)) {
+      !(step > 0 && std::isfinite(step)) || within <= count_ ||
+      !out_of_reach(band, within, band, later)) {
     return std::nullopt;
   }
   // Whole steps from the threshold: a band of 2.5 % reads as such, not as 2.4999999 %.
   const double tolerance = 1e-9 * widest;
   for (int k = 1; band + (k * step) <= widest + tolerance; ++k) {
     const double candidate = band + (k * step);
-    if (!out_of_reach(candidate, within)) {
+    if (!out_of_reach(candidate, within, candidate, later)) {
       return candidate;
     }
   }
   // None within a third of those left: the widest, where it could settle by the limit.
-  if (widest > band + tolerance && !out_of_reach(widest, limit)) {
+  if (widest > band + tolerance && !out_of_reach(widest, limit, widest, later)) {
     return widest;
   }
   return std::nullopt;
@@ -249,17 +274,18 @@ std::optional<double> sequential_ratio::reachable_band(double band, std::size_t 
 
 spread_floor_look look_at_spread(const sequential_ratio& s, double threshold, double same_band,
                                  std::size_t widen_within, double widest_band,
-                                 std::size_t give_up_beyond) {
+                                 std::size_t give_up_beyond, std::optional<double> later_variance) {
   spread_floor_look look;
   // Given up only where not even the widest band could settle `same` within twice the
   // observations allowed, and no change beyond the threshold could show.
-  look.give_up = give_up_beyond > 0 &&
-                 s.out_of_reach(std::max(widest_band, same_band), give_up_beyond, threshold);
+  look.give_up = give_up_beyond > 0 && s.out_of_reach(std::max(widest_band, same_band),
+                                                      give_up_beyond, threshold, later_variance);
   // Widened already where `same` is out of reach within the observations allowed, where giving
   // up waits for twice them: a wider band loses precision, not a verdict.
   if (widest_band > same_band && widen_within > 0 &&
-      s.out_of_reach(same_band, widen_within, threshold)) {
-    look.same_band = s.reachable_band(same_band, widen_within, widest_band, threshold / 2);
+      s.out_of_reach(same_band, widen_within, threshold, later_variance)) {
+    look.same_band =
+        s.reachable_band(same_band, widen_within, widest_band, threshold / 2, later_variance);
   }
   return look;
 }

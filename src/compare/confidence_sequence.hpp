@@ -128,6 +128,16 @@ public:
   // observations of another spread would take, e.g. rounds of more blocks (compare/round_blocks).
   [[nodiscard]] std::optional<std::size_t> observations_to_decide(double band, std::size_t limit,
                                                                   double later_variance) const;
+  // How many observations in all the spread would need at the most favourable ratio (as
+  // out_of_reach reads it: `same` within `same_band` for a ratio of exactly 1, or a change beyond
+  // `change_band` at the mean's distance past it, whichever is sooner), each from here on of
+  // `later_variance`: what a count of blocks a round would take, read from the spread and not
+  // from a mean that wanders near the band's edge early. Empty with fewer than 3 observations or
+  // beyond `limit`.
+  [[nodiscard]] std::optional<std::size_t> observations_to_settle(double same_band,
+                                                                  double change_band,
+                                                                  std::size_t limit,
+                                                                  double later_variance) const;
   // The observations' variance: their squared deviations from their mean over their count (0
   // before the first).
   [[nodiscard]] double variance() const noexcept {
@@ -148,8 +158,11 @@ public:
   // `same`: a mean that wanders near the edge early does not stop a state whose spread would
   // settle it. Never before min_observations_to_give_up, nor with `limit` reached already.
   [[nodiscard]] bool out_of_reach(double band, std::size_t limit) const;
-  // The same with `same` held against `same_band` and a change against `change_band`.
-  [[nodiscard]] bool out_of_reach(double same_band, std::size_t limit, double change_band) const;
+  // The same with `same` held against `same_band` and a change against `change_band`, and, where
+  // given, each observation from here on of `later_variance` (rounds of more blocks:
+  // compare/round_blocks.hpp).
+  [[nodiscard]] bool out_of_reach(double same_band, std::size_t limit, double change_band,
+                                  std::optional<double> later_variance = std::nullopt) const;
   // Where `band` is out_of_reach within a third of the observations left before `limit` (room
   // for the mean to wander): the narrowest band in whole `step`s above it, up to `widest`, that
   // is not; else `widest` where it is in reach by `limit`. Empty before
@@ -157,8 +170,10 @@ public:
   // Judging `same` against a band chosen so keeps the chance of a false verdict within alpha:
   // the sequence covers the ratio at every look at once, whatever band its interval is then
   // held against.
-  [[nodiscard]] std::optional<double> reachable_band(double band, std::size_t limit, double widest,
-                                                     double step) const;
+  // `later_variance` as for out_of_reach.
+  [[nodiscard]] std::optional<double>
+  reachable_band(double band, std::size_t limit, double widest, double step,
+                 std::optional<double> later_variance = std::nullopt) const;
 
 private:
   double alpha_;
@@ -174,12 +189,15 @@ private:
 // the threshold show (0: never). `same_band`: set where `same` is out of reach within
 // `widen_within` observations, the band to go on at (reachable_band in half steps of the
 // threshold up to `widest_band`; never where `widest_band` is no wider than `same_band`).
+// `later_variance`: each observation from here on of that variance, where the rounds to come
+// differ from those seen (more blocks a round); none: the spread seen.
 struct spread_floor_look {
   bool give_up = false;
   std::optional<double> same_band;
 };
 [[nodiscard]] spread_floor_look look_at_spread(const sequential_ratio& s, double threshold,
                                                double same_band, std::size_t widen_within,
-                                               double widest_band, std::size_t give_up_beyond);
+                                               double widest_band, std::size_t give_up_beyond,
+                                               std::optional<double> later_variance = std::nullopt);
 
 } // namespace kerntime::detail

@@ -9,12 +9,11 @@ namespace kerntime::detail {
 
 std::optional<round_spread> split_round_spread(std::span<const double> a, std::span<const double> b,
                                                std::span<const std::size_t> blocks_per_round,
-                                               double rounds_variance) {
+                                               double rounds_variance, std::size_t rounds_read) {
   // Per order (index 0: A first), the blocks' half differences.
   std::array<std::vector<double>, 2> differences;
-  double inverse_blocks = 0; // the mean over rounds of 1 / its blocks
+  std::vector<double> inverse_blocks; // per round, 1 / its blocks
   std::size_t block = 0;
-  std::size_t rounds = 0;
   for (std::size_t round = 0; round < blocks_per_round.size(); ++round) {
     const std::size_t blocks = blocks_per_round[round];
     if (blocks == 0 || 2 * (block + blocks) > std::min(a.size(), b.size())) {
@@ -32,8 +31,7 @@ std::optional<round_spread> split_round_spread(std::span<const double> a, std::s
       differences[order].push_back(std::log(b1 / a1) - std::log(b2 / a2));
     }
     block += blocks;
-    inverse_blocks += 1 / static_cast<double>(blocks);
-    ++rounds;
+    inverse_blocks.push_back(1 / static_cast<double>(blocks));
   }
   double squares = 0;
   std::size_t degrees = 0;
@@ -51,25 +49,46 @@ std::optional<round_spread> split_round_spread(std::span<const double> a, std::s
     }
     degrees += d.size() - 1;
   }
-  if (degrees < 2 || rounds == 0 || !(rounds_variance >= 0)) {
+  if (degrees < 2 || inverse_blocks.empty() || !(rounds_variance >= 0)) {
     return std::nullopt;
   }
   round_spread spread;
   spread.within = squares / static_cast<double>(degrees) / 4;
   spread.degrees = degrees;
-  // The rounds so far averaged their blocks: each carried within / its blocks of a block's own.
-  spread.between = std::max(
-      0.0, rounds_variance - (spread.within * inverse_blocks / static_cast<double>(rounds)));
+  // The rounds read averaged their blocks: each carried within / its blocks of a block's own.
+  const std::size_t read =
+      rounds_read == 0 ? inverse_blocks.size() : std::min(rounds_read, inverse_blocks.size());
+  double inverse = 0;
+  for (std::size_t r = inverse_blocks.size() - read; r < inverse_blocks.size(); ++r) {
+    inverse += inverse_blocks[r];
+  }
+  inverse /= static_cast<double>(read);
+  spread.between = std::max(0.0, rounds_variance - (spread.within * inverse));
   return spread;
 }
 
-std::vector<blocks_projection> project_blocks(const sequential_ratio& rounds, double band,
-                                              const round_spread& spread, std::size_t most_blocks,
-                                              std::size_t limit) {
+std::vector<blocks_projection> project_blocks(const sequential_ratio& rounds, double same_band,
+                                              double threshold, const round_spread& spread,
+                                              std::size_t most_blocks, std::size_t limit) {
+  const auto later = [&](std::size_t blocks) {
+    return spread.between + (spread.within / static_cast<double>(blocks));
+  };
   std::vector<blocks_projection> projections;
+  bool any = false;
   for (std::size_t blocks = 1; blocks <= std::max<std::size_t>(1, most_blocks); blocks *= 2) {
-    const double later = spread.between + (spread.within / static_cast<double>(blocks));
-    projections.push_back({blocks, rounds.observations_to_decide(band, limit, later)});
+    // The nearer verdict from the mean: `same` at its band, or a change past the threshold.
+    auto rounds_to = rounds.observations_to_decide(same_band, limit, later(blocks));
+    if (threshold < same_band) {
+      const auto to_change = rounds.observations_to_decide(threshold, limit, later(blocks));
+      rounds_to = !rounds_to ? to_change : !to_change ? rounds_to : std::min(rounds_to, to_change);
+    }
+    any = any || rounds_to.has_value();
+    projections.push_back({blocks, rounds_to});
+  }
+  if (!any) { // a mean on a band's edge: what the spread would settle
+    for (auto& p : projections) {
+      p.rounds = rounds.observations_to_settle(same_band, threshold, limit, later(p.blocks));
+    }
   }
   return projections;
 }

@@ -33,25 +33,29 @@ struct round_spread {
 // not), so the differences are read about their mean per order (A first or B first, alternating
 // from round to round, first_in_round). `a` and `b`: each side's preparation times in the order
 // they ran (block k: a[2k], b[2k], b[2k+1], a[2k+1]); `blocks_per_round`: the blocks each round
-// ran; `rounds_variance`: the variance of the rounds the state's sequence reads (as adjusted by
-// the reference, where it is). None with fewer than 2 degrees of freedom.
+// ran; `rounds_variance`: the (unbiased) variance of the last `rounds_read` rounds, those the
+// state's sequence reads (as adjusted by the reference, where it is; all of them where
+// `rounds_read` is 0 or more than there are). None with fewer than 2 degrees of freedom.
 [[nodiscard]] std::optional<round_spread>
 split_round_spread(std::span<const double> a, std::span<const double> b,
-                   std::span<const std::size_t> blocks_per_round, double rounds_variance);
+                   std::span<const std::size_t> blocks_per_round, double rounds_variance,
+                   std::size_t rounds_read = 0);
 
 // What `blocks` blocks in every round from here on would take: the rounds in all until the
-// sequence decides against the band if its mean stayed where it is (none beyond the limit).
+// spread would settle the state (none beyond the limit).
 struct blocks_projection {
   std::size_t blocks = 1;
   std::optional<std::size_t> rounds;
 };
 
-// For 1, 2, 4, ... blocks up to `most_blocks`: sequential_ratio::observations_to_decide with the
-// later rounds' variance `between + within / blocks`.
-[[nodiscard]] std::vector<blocks_projection> project_blocks(const sequential_ratio& rounds,
-                                                            double band, const round_spread& spread,
-                                                            std::size_t most_blocks,
-                                                            std::size_t limit);
+// For 1, 2, 4, ... blocks up to `most_blocks`, with the later rounds' variance `between + within /
+// blocks`: sequential_ratio::observations_to_decide from the mean to the nearer verdict (`same`
+// at `same_band`, or a change past `threshold`); where no count has one within `limit` (a mean on
+// a band's edge after a few rounds would choose one block where more are what settles it),
+// observations_to_settle, what the spread would settle at the most favourable ratio.
+[[nodiscard]] std::vector<blocks_projection>
+project_blocks(const sequential_ratio& rounds, double same_band, double threshold,
+               const round_spread& spread, std::size_t most_blocks, std::size_t limit);
 
 // What one more round costs a state: the round's own start (the process pair's wait, the
 // reference), which every open state shares but the last one pays alone, and each block's trials.

@@ -591,6 +591,7 @@ private:
   // was widened.
   [[nodiscard]] ab_options options_of(const ab_state_outcome& o) const {
     ab_options options = options_;
+    options.next_blocks = std::max(base_blocks(), o.next_blocks);
     if (o.band) {
       options.same_band = *o.band;
       options.band_reason = o.band_reason;
