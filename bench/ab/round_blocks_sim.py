@@ -74,13 +74,30 @@ class state:
         self.rounds += 1
         return k
 
+    def split(self):
+        """(a block's own variance, the rest) as compare/round_blocks.cpp reads them, or None."""
+        squares, degrees = 0.0, 0
+        for d in self.d:
+            if len(d) >= 2:
+                m = sum(d) / len(d)
+                squares += sum((x - m) ** 2 for x in d)
+                degrees += len(d) - 1
+        if degrees < 2 or self.rounds < 2:
+            return None
+        within = squares / degrees / 4
+        variance = self.sequence.variance() * self.rounds / (self.rounds - 1)
+        return within, max(0.0, variance - within * self.inverse / self.rounds)
+
     def look(self, chosen, round_seconds, block_seconds):
         if self.rounds >= MIN_ROUNDS:
             decision = self.sequence.decision(BAND, self.band)
             if decision == "undecided":
+                # The rounds to come at the blocks this state runs now (kerntime ab's floor).
+                split = self.split() if chosen and self.next > 1 else None
+                later = split[1] + split[0] / self.next if split else None
                 give_up, wider = _kerntime.look_at_spread(self.sequence, BAND, self.band, ROUNDS,
                                                           _kerntime.widest_band_factor * BAND,
-                                                          _kerntime.give_up_margin * ROUNDS)
+                                                          _kerntime.give_up_margin * ROUNDS, later)
                 if wider is not None:
                     self.band = wider
                     decision = self.sequence.decision(BAND, self.band)
@@ -91,20 +108,24 @@ class state:
                 return
         if not chosen:
             return
-        squares, degrees = 0.0, 0
-        for d in self.d:
-            if len(d) >= 2:
-                m = sum(d) / len(d)
-                squares += sum((x - m) ** 2 for x in d)
-                degrees += len(d) - 1
-        if degrees < 2:
+        split = self.split()
+        if split is None:
             return
-        within = squares / degrees / 4
-        variance = self.sequence.variance()
-        between = max(0.0, variance - within * self.inverse / self.rounds)
-        best, best_cost = 1, math.inf
+        within, between = split
+        projected = {}
         for k in (1, 2, 4):
-            n = self.sequence.observations_to_decide(self.band, 10 * ROUNDS, between + within / k)
+            later = between + within / k
+            n = self.sequence.observations_to_decide(self.band, 10 * ROUNDS, later)
+            if self.band > BAND:  # the nearer verdict: a change past the threshold
+                m = self.sequence.observations_to_decide(BAND, 10 * ROUNDS, later)
+                n = m if n is None else n if m is None else min(n, m)
+            projected[k] = n
+        if all(n is None for n in projected.values()):  # a mean on an edge: what the spread settles
+            projected = {k: self.sequence.observations_to_settle(self.band, BAND, 10 * ROUNDS,
+                                                                 between + within / k)
+                         for k in projected}
+        best, best_cost = 1, math.inf
+        for k, n in projected.items():
             if n is None:
                 continue
             left = max(n, MIN_ROUNDS, self.rounds + 1) - self.rounds

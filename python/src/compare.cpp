@@ -134,20 +134,27 @@ void bind_sequential_ratio(py::module_& m) {
           "How many blocks in all would decide against the band if the mean and the spread "
           "stayed as they are (or each later block had `later_variance`); None when none up to "
           "`limit` would.")
+      .def("observations_to_settle", &detail::sequential_ratio::observations_to_settle,
+           py::arg("same_band"), py::arg("change_band"), py::arg("limit"),
+           py::arg("later_variance"),
+           "How many blocks in all the spread would need at the most favourable ratio, each "
+           "later block of `later_variance`; None beyond `limit`.")
       .def("variance", &detail::sequential_ratio::variance,
            "The blocks' squared deviations from their mean over their count.");
   m.def(
       "look_at_spread",
       [](const detail::sequential_ratio& s, double threshold, double same_band,
-         std::size_t widen_within, double widest_band, std::size_t give_up_beyond) {
+         std::size_t widen_within, double widest_band, std::size_t give_up_beyond,
+         std::optional<double> later_variance) {
         const auto look = detail::look_at_spread(s, threshold, same_band, widen_within, widest_band,
-                                                 give_up_beyond);
+                                                 give_up_beyond, later_variance);
         return std::pair{look.give_up, look.same_band};
       },
       py::arg("sequence"), py::arg("threshold"), py::arg("same_band"), py::arg("widen_within"),
-      py::arg("widest_band"), py::arg("give_up_beyond"),
+      py::arg("widest_band"), py::arg("give_up_beyond"), py::arg("later_variance") = py::none(),
       "The spread floor's look at an undecided sequence (docs/ab.md): (give_up, same_band), "
-      "same_band the wider band for `same` to go on at, or None.");
+      "same_band the wider band for `same` to go on at, or None; later_variance: each block from "
+      "here on of that variance (rounds of more blocks).");
   m.attr("give_up_margin") = detail::give_up_margin;
   m.attr("widest_band_factor") = detail::widest_band_factor;
   m.def(
