@@ -318,8 +318,9 @@ CLI::App* add_ab_command(CLI::App& app, ab_flags& flags) {
       ->capture_default_str();
   ab.add_option("--most-pairs-per-round", flags.most_pairs_per_round,
                 "The most A-B pairs a state's round may run: a state whose own preparations "
-                "spread (not its process pairs) runs more blocks a round where they save more "
-                "rounds than they cost (docs/ab.md); --pairs-per-round's value: never more")
+                "spread (not its process pairs) runs 1, 2, 4, ... blocks (two pairs each) up to "
+                "it where they save more rounds than they cost (docs/ab.md); --pairs-per-round's "
+                "value: never more")
       ->capture_default_str();
   ab.add_option("--min-rounds", flags.min_rounds,
                 "No decision before a state has this many rounds (process pairs) of observations")
