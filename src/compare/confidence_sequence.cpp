@@ -178,44 +178,46 @@ std::optional<std::size_t> sequential_ratio::observations_to_decide(double band,
 
 std::optional<std::size_t> sequential_ratio::observations_to_decide(double band, std::size_t limit,
                                                                     double later_variance) const {
-  if (count_ < 3 || !(band >= 0 && std::isfinite(band)) ||
-      !(later_variance >= 0 && std::isfinite(later_variance))) {
+  if (!(band >= 0 && std::isfinite(band))) {
     return std::nullopt;
   }
-  // Room between the mean and the band's edge, less the timer's floor, on the log scale.
-  const double room = std::abs(std::abs(mean_) - std::log1p(band));
-  if (room <= std::log1p(timer_step_fraction_)) {
-    return std::nullopt;
-  }
-  for (std::size_t t = count_; t <= limit; ++t) {
-    const double later = later_variance * static_cast<double>(t - count_);
-    if (t_mixture_log_half_width(t, sum_squared_deviations_ + later, alpha_) < room) {
-      return t;
-    }
-  }
-  return std::nullopt;
+  // Room between the mean and the band's edge.
+  return observations_within(std::abs(std::abs(mean_) - std::log1p(band)), limit, later_variance);
 }
 
 std::optional<std::size_t> sequential_ratio::observations_to_settle(double same_band,
                                                                     double change_band,
                                                                     std::size_t limit,
                                                                     double later_variance) const {
-  if (count_ < 3 || !(same_band > 0 && std::isfinite(same_band)) ||
-      !(change_band > 0 && std::isfinite(change_band)) ||
-      !(later_variance >= 0 && std::isfinite(later_variance))) {
+  if (!(same_band > 0 && std::isfinite(same_band)) ||
+      !(change_band > 0 && std::isfinite(change_band))) {
     return std::nullopt;
   }
-  const double room = std::max(std::log1p(same_band), std::abs(mean_) - std::log1p(change_band));
-  if (room <= std::log1p(timer_step_fraction_)) {
+  return observations_within(best_room(same_band, change_band), limit, later_variance);
+}
+
+std::optional<std::size_t> sequential_ratio::observations_within(double room, std::size_t limit,
+                                                                 double later_variance) const {
+  // The timer's floor takes its part of the room.
+  if (count_ < 3 || !(later_variance >= 0 && std::isfinite(later_variance)) ||
+      room <= std::log1p(timer_step_fraction_)) {
     return std::nullopt;
   }
   for (std::size_t t = count_; t <= limit; ++t) {
-    const double later = later_variance * static_cast<double>(t - count_);
-    if (t_mixture_log_half_width(t, sum_squared_deviations_ + later, alpha_) < room) {
+    if (t_mixture_log_half_width(t, squares_at(t, later_variance), alpha_) < room) {
       return t;
     }
   }
   return std::nullopt;
+}
+
+double sequential_ratio::best_room(double same_band, double change_band) const {
+  return std::max(std::log1p(same_band), std::abs(mean_) - std::log1p(change_band));
+}
+
+double sequential_ratio::squares_at(std::size_t count, double later_variance) const {
+  return sum_squared_deviations_ +
+         (later_variance * static_cast<double>(count > count_ ? count - count_ : 0));
 }
 
 bool sequential_ratio::no_verdict_reachable(double band) const {
@@ -238,11 +240,9 @@ bool sequential_ratio::out_of_reach(double same_band, std::size_t limit, double 
       !(change_band > 0 && std::isfinite(change_band))) {
     return false;
   }
-  const double best_room =
-      std::max(std::log1p(same_band), std::abs(mean_) - std::log1p(change_band));
   const double later = later_variance && *later_variance >= 0 ? *later_variance : variance();
-  const double at_limit = sum_squared_deviations_ + (later * static_cast<double>(limit - count_));
-  return t_mixture_log_half_width(limit, at_limit, alpha_) >= best_room;
+  return t_mixture_log_half_width(limit, squares_at(limit, later), alpha_) >=
+         best_room(same_band, change_band);
 }
 
 std::optional<double> sequential_ratio::reachable_band(double band, std::size_t limit,

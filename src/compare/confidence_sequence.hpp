@@ -176,6 +176,17 @@ public:
                  std::optional<double> later_variance = std::nullopt) const;
 
 private:
+  // The first count up to `limit` whose interval, later observations of `later_variance`, is
+  // narrower than `room` on the log scale (less the timer's floor); empty before 3 observations.
+  [[nodiscard]] std::optional<std::size_t> observations_within(double room, std::size_t limit,
+                                                               double later_variance) const;
+  // The room the most favourable ratio leaves (out_of_reach): `same_band` for a ratio of 1, or
+  // the mean's distance past `change_band`, whichever is wider.
+  [[nodiscard]] double best_room(double same_band, double change_band) const;
+  // The squared deviations `count` observations would sum to, those after these of
+  // `later_variance`.
+  [[nodiscard]] double squares_at(std::size_t count, double later_variance) const;
+
   double alpha_;
   double timer_step_fraction_;
   std::size_t count_ = 0;

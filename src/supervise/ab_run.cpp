@@ -9,6 +9,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <ostream>
 #include <thread>
 #include <utility>
@@ -425,7 +426,7 @@ public:
     const auto start = clock_type::now();
     // Whole rounds up to --max-pairs (run_ab checked that they divide it), more blocks where
     // the state's last round chose them.
-    const std::size_t blocks = std::max(base_blocks(), o.next_blocks);
+    const std::size_t blocks = blocks_of(o);
     for (std::size_t k = 0; k < blocks * trials_per_block; ++k) {
       if (!run_trial(o, side_in_round(o.rounds, k))) {
         o.seconds += seconds_since(start);
@@ -502,8 +503,10 @@ public:
   }
 
 private:
-  [[nodiscard]] std::size_t base_blocks() const {
-    return settings_.pairs_per_round / (trials_per_block / 2);
+  // The blocks `o`'s next round runs: --pairs-per-round's, or more where its last round chose
+  // them.
+  [[nodiscard]] std::size_t blocks_of(const ab_state_outcome& o) const {
+    return std::max(settings_.pairs_per_round / (trials_per_block / 2), o.next_blocks);
   }
   // The rounds a state may run in: --max-pairs at --pairs-per-round (more blocks in a round
   // count as one round).
@@ -517,10 +520,8 @@ private:
   // last: H100 recordings simulated, bench/ab/round_blocks_sim.py --shared), and the state's own
   // trials per block.
   [[nodiscard]] round_costs costs_of(const ab_state_outcome& o) const {
-    std::size_t blocks = 0;
-    for (const std::size_t k : o.process_pairs) {
-      blocks += k;
-    }
+    const std::size_t blocks =
+        std::accumulate(o.process_pairs.begin(), o.process_pairs.end(), std::size_t{0});
     const double rounds = static_cast<double>(std::max<std::size_t>(1, rounds_begun_));
     const double sharing = static_cast<double>(std::max<std::size_t>(1, states_in_round_));
     return {.round_seconds =
@@ -591,7 +592,7 @@ private:
   // was widened.
   [[nodiscard]] ab_options options_of(const ab_state_outcome& o) const {
     ab_options options = options_;
-    options.next_blocks = std::max(base_blocks(), o.next_blocks);
+    options.next_blocks = blocks_of(o);
     if (o.band) {
       options.same_band = *o.band;
       options.band_reason = o.band_reason;
