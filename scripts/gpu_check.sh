@@ -75,7 +75,7 @@ export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$root/.deps/lib:/us
 step() { echo "== $* ($(($(date +%s) - started)) s)"; }
 # GPU_CHECK_STEPS=tests,session,ab (comma-separated) runs only those parts: tests, bench,
 # session, queue, compare, trust, scale, ncu, pip, do_bench, python, preparations, probe,
-# worker_start, ab.
+# worker_start, context_start, ab.
 # Unset: all of them.
 wanted() { [[ -z "${GPU_CHECK_STEPS:-}" || ",$GPU_CHECK_STEPS," == *",$1,"* ]]; }
 
@@ -495,6 +495,16 @@ if wanted worker_start; then
   note_exit worker_start "${PIPESTATUS[0]}"
 fi
 
+# What a CUDA context costs to make, and what changes that cost (bench/ab/context_start.py): the
+# driver API timed inside fresh processes, alone, beside a process that holds the driver or a
+# context, with one hardware connection, and made again within one process.
+if wanted context_start; then
+  step "context start"
+  within 120 python3 "$root/bench/ab/context_start.py" 2>&1 |
+    tee "$OUT/context_start.txt" | grep '^RESULT' | tee -a "$results"
+  note_exit context_start "${PIPESTATUS[0]}"
+fi
+
 if wanted ab; then
   step "kerntime ab"
   OUT="$OUT/ab" AA_RUNS=${AB_AA_RUNS:-2} DETECT_RUNS=${AB_DETECT_RUNS:-3} AA_FLAGS=${AB_AA_FLAGS:-} \
@@ -748,6 +758,9 @@ def handle(line):
             num("wall_ratio") <= 0.125)
     elif bench == "worker_start" and "median_ms" in f:
         row(f"process: {f['piece']} (ms, median)", f"{f['median_ms']} ({f['min_ms']}-{f['max_ms']})")
+    elif bench == "context_start" and "context_ms" in f:
+        row(f"context start {f['setup']}: cuInit / context / release / process ms",
+            f"{f['init_ms']} / {f['context_ms']} / {f['release_ms']} / {f['wall_ms']}")
     elif bench == "protocol_calls":
         row("protocol.calls (warmup+discard+measured)",
             f"{f['calls']}={f['warmup']}+{f['discarded']}+{f['measured']}")

@@ -52,7 +52,7 @@ if compgen -G "$raw/aa_[0-9]*_a.json" >/dev/null; then
 fi
 # Where the workers' time went: each side's host phases (docs/queue.md), summed over the states
 # and preparations of every run, with the measurements' own wall time; per set of flags.
-python3 - "$raw" <<'PY' || echo "could not sum the host phases"
+python3 - "$raw" "$OUT" <<'PY' || echo "could not sum the host phases"
 import glob, json, sys
 for prefix in ("aa", "aa_alt"):
     total, wall, state_wall, runs = {}, 0.0, 0.0, 0
@@ -68,6 +68,23 @@ for prefix in ("aa", "aa_alt"):
         print(f"RESULT ab_host_phases set={prefix} sides_runs={runs} state_wall_s={state_wall:.1f} "
               f"measurement_wall_s={wall:.1f} " +
               " ".join(f"{k}_s={v:.1f}" for k, v in total.items()))
+# Per state, over the default runs' both sides: its preparations, their wall time in the worker
+# and what of it the trials were, per run and per preparation (which states a run's time went to).
+per, runs = {}, len(glob.glob(f"{sys.argv[1]}/aa_[0-9]*_a.json"))
+for path in sorted(glob.glob(f"{sys.argv[1]}/aa_[0-9]*_[ab].json")):
+    for run in json.load(open(path)).get("runs", []):
+        r = run.get("result") or {}
+        e = per.setdefault(run.get("state_name") or "?", [0, 0.0, 0.0])
+        e[0] += len(r.get("trials") or [])
+        e[1] += run.get("wall_seconds") or 0.0
+        e[2] += (r.get("host_phases_seconds") or {}).get("trials", 0.0)
+if per and runs:
+    with open(f"{sys.argv[2]}/aa_state_seconds.md", "w") as out:
+        out.write("| state | preparations a run | wall a run (s) | trials a run (s) | ms a preparation |\n"
+                  "|---|---:|---:|---:|---:|\n")
+        for name, (n, w, t) in sorted(per.items(), key=lambda x: -x[1][1]):
+            out.write(f"| {name} | {n / runs:.0f} | {w / runs:.2f} | {t / runs:.2f} | "
+                      f"{1e3 * w / max(n, 1):.1f} |\n")
 PY
 rm -rf "$raw"
 
