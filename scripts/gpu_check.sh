@@ -75,7 +75,7 @@ export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$root/.deps/lib:/us
 step() { echo "== $* ($(($(date +%s) - started)) s)"; }
 # GPU_CHECK_STEPS=tests,session,ab (comma-separated) runs only those parts: tests, bench,
 # session, queue, compare, trust, scale, ncu, pip, do_bench, python, preparations, probe,
-# worker_start, context_start, ab.
+# worker_start, context_start, ab, single_state.
 # Unset: all of them.
 wanted() { [[ -z "${GPU_CHECK_STEPS:-}" || ",$GPU_CHECK_STEPS," == *",$1,"* ]]; }
 
@@ -518,6 +518,15 @@ if wanted ab; then
     python3 "$root/bench/ab/replay_statistic.py" "$OUT/ab/aa_preparations.json" 2>&1 |
       tee "$OUT/ab/replay.txt" | grep '^RESULT' | tee -a "$results"
   fi
+fi
+
+# `kerntime ab` over one state at a time, chosen blocks against one block a round
+# (bench/ab/single_state.sh; SINGLE_STATES, SINGLE_RUNS).
+if wanted single_state; then
+  step "kerntime ab, one state at a time"
+  OUT="$OUT/single" within 480 "$root/bench/ab/single_state.sh" "$build" 2>&1 | tee -a "$bench_log" |
+    grep -v '^RESULT' | tail -n 12
+  note_exit ab_single "${PIPESTATUS[0]}"
 fi
 
 step "summary"
