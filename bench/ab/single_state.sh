@@ -13,7 +13,7 @@ states=${SINGLE_STATES:-"copy/bytes=1048576/l2=cold copy/bytes=16777216/l2=hot t
 rm -f "$OUT"/single_*
 n=0
 for state in $states; do
-  for i in $(seq 1 "${SINGLE_RUNS:-3}"); do
+  for _ in $(seq 1 "${SINGLE_RUNS:-3}"); do
     for setting in chosen one; do
       n=$((n + 1))
       flags=()
