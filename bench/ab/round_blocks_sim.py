@@ -4,6 +4,7 @@ of the suite, simulated from a recorded run's states through kerntime's own sequ
 
     PYTHONPATH=build/python python3 bench/ab/round_blocks_sim.py AA_PREPARATIONS.json AA_DIR \\
         [--runs aa_1,aa_2] [--suites 200] [--round-seconds 0.47] [--block-seconds 0.04]
+        [--shared] [--max-rounds 50]
 
 AA_PREPARATIONS.json is bench/ab/ab_cli_check.sh's condensed record of every preparation; AA_DIR
 holds the same runs' JSON (aa_N.json, for each state's spread as its sequence read it, adjusted
@@ -12,7 +13,7 @@ block's own (from the blocks' halves about their mean per order, as compare/roun
 reads it) and B = V - W the process pair's. A simulated suite runs every state in rounds from the
 first, each round costing --round-seconds (the process pair's start and exit and the reference)
 and each open state's blocks --block-seconds each; states decide from round 6 at ±1 %, with the
-spread floor from round 10 (look_at_spread), up to 50 rounds. With `chosen`, each round's blocks
+spread floor from round 10 (look_at_spread), up to 50 rounds (--max-rounds). With `chosen`, each round's blocks
 come from the rule kerntime ab applies (the split read from the simulated blocks, the projection
 through SequentialRatio.observations_to_decide, the cheapest count of 1, 2 and 4); with `one`,
 every round runs one block. It prints, per rule, the suite's wall (median, p90), the rounds of its
@@ -159,6 +160,7 @@ def suite(params, chosen, rng, round_seconds, block_seconds):
 
 
 def main():
+    global SHARED, ROUNDS
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("preparations")
     parser.add_argument("runs_dir")
@@ -168,9 +170,10 @@ def main():
     parser.add_argument("--block-seconds", type=float, default=0.04)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--shared", action="store_true")
+    parser.add_argument("--max-rounds", type=int, default=50,
+                        help="the rounds a state may run (kerntime ab's --max-pairs / 2)")
     args = parser.parse_args()
-    global SHARED
-    SHARED = args.shared
+    SHARED, ROUNDS = args.shared, args.max_rounds
     params = models(json.load(open(args.preparations)), args.runs_dir, args.runs.split(","))
     print(f"{len(params)} states modelled from {args.runs}")
     print("| blocks | suite wall (median, p90) | longest state's rounds (median) | same ±1 % | "
