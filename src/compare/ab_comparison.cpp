@@ -96,25 +96,22 @@ double same_band_of(const ab_options& options) {
 }
 
 // Where a state's rounds ran more blocks than its first (kerntime ab's chosen blocks): how many,
-// and the spread that made them pay.
+// and the split of its rounds' spread that made them pay, as the choice read it.
 std::optional<std::string> blocks_note(const ab_trials& trials, const ab_reading& reading) {
   const auto& rounds = trials.process_pairs;
   const auto [fewest, most] = std::minmax_element(rounds.begin(), rounds.end());
   if (rounds.empty() || *most == rounds.front()) {
     return std::nullopt;
   }
-  const auto a = times_of(trials.a, 2 * reading.blocks);
-  const auto b = times_of(trials.b, 2 * reading.blocks);
-  const double rounds_variance = reading.units ? reading.units->sd_all * reading.units->sd_all : 0;
-  const auto spread = split_round_spread(a, b, rounds, rounds_variance);
+  const auto& spread = reading.spread;
   return fmt::format(
-      "its rounds ran {} to {} blocks (of {} in all): a block's own preparations "
-      "spread{}, which more blocks in a round divide",
-      *fewest, *most, reading.blocks,
-      spread ? fmt::format(" by {:.2f} %, the process pairs beyond that by {:.2f} % (as "
-                           "measured)",
-                           100 * std::sqrt(spread->within), 100 * std::sqrt(spread->between))
-             : "");
+      "its rounds ran {} to {} blocks (of {} in all): {}", *fewest, *most, reading.blocks,
+      spread ? fmt::format("a block's own preparations spread by {:.2f} % (which more blocks in a "
+                           "round divide), the process pairs beyond that by {:.2f} % (which they "
+                           "do not), over the rounds its interval rests on{}",
+                           100 * std::sqrt(spread->within), 100 * std::sqrt(spread->between),
+                           reading.spread_adjusted ? ", as adjusted by the reference" : "")
+             : "a block's own preparations spread, which more blocks in a round divide");
 }
 
 } // namespace
@@ -199,6 +196,15 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
     reading.units = both.adjustment();
   }
   reading.time = both.interval();
+  // Where rounds run several blocks, a block's own spread and the rest (compare/round_blocks):
+  // over the rounds the deciding sequence reads, its variance unbiased like the blocks' own.
+  if (options.most_blocks > 1 && !trials.process_pairs.empty() && time.blocks() >= 2) {
+    const double n = static_cast<double>(time.blocks());
+    reading.spread = split_round_spread(a, b, trials.process_pairs, time.variance() * n / (n - 1),
+                                        time.blocks());
+    reading.spread_adjusted = both.adjusted_decides();
+  }
+  const std::optional<round_spread>& spread = reading.spread;
   const bool enough = reading.time.blocks >= options.min_observations;
   const double same_band = same_band_of(options);
   reading.decision =
@@ -212,14 +218,6 @@ ab_reading read_ab(const ab_trials& trials, const ab_options& options) {
       reading.observations_needed = std::max(*needed + left_out, options.min_observations);
     }
     reading.no_verdict_reachable = enough && time.no_verdict_reachable(same_band);
-    // Where rounds run several blocks, a block's own spread and the rest (compare/round_blocks):
-    // over the rounds the deciding sequence reads, its variance unbiased like the blocks' own.
-    std::optional<round_spread> spread;
-    if (options.most_blocks > 1 && !trials.process_pairs.empty() && time.blocks() >= 2) {
-      const double n = static_cast<double>(time.blocks());
-      spread = split_round_spread(a, b, trials.process_pairs, time.variance() * n / (n - 1),
-                                  time.blocks());
-    }
     if (enough) {
       // The rounds to come run options.next_blocks blocks: the floor reads them at that spread.
       std::optional<double> later;

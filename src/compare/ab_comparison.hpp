@@ -116,6 +116,11 @@ struct ab_reading {
   // (project_blocks, counted in the state's rounds, up to projection_limit_factor times
   // ab_options::widen_within).
   std::vector<blocks_projection> projected_blocks;
+  // By process pairs, with ab_options::most_blocks above 1: the rounds' spread split into a
+  // block's own and the process pairs' beyond it (compare/round_blocks), over the rounds the
+  // deciding sequence read; `spread_adjusted`: those rounds as adjusted by the reference.
+  std::optional<round_spread> spread;
+  bool spread_adjusted = false;
 };
 // Throws kerntime::invalid_argument for a preparation whose median is not a positive time.
 [[nodiscard]] ab_reading read_ab(const ab_trials& trials, const ab_options& options);

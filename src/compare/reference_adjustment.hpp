@@ -67,6 +67,8 @@ public:
   // The sequence whose interval is narrower now: what the state's verdict rests on, for the
   // questions the interval alone does not answer (how many rounds would decide; the floor).
   [[nodiscard]] const sequential_ratio& deciding() const;
+  // Whether deciding() is the sequence over the adjusted rounds.
+  [[nodiscard]] bool adjusted_decides() const { return &deciding() != &measured_; }
   [[nodiscard]] const reference_adjusted& adjustment() const { return adjustment_; }
   [[nodiscard]] bool referenced() const { return adjusted_.has_value(); }
 

@@ -177,6 +177,76 @@ TEST(ab_comparison, process_pairs_adjusted_by_the_reference_lose_their_modes_and
   EXPECT_FALSE(unreferenced.unit_sd_adjusted || unreferenced.reference_beta);
 }
 
+// 24 process pairs in the modes above, the state following the reference's mode fully, the first
+// four of one block and the rest of two; each of B's preparations has its own noise of 1.5 %.
+struct moded_blocks {
+  std::vector<measurement_result> a;
+  std::vector<measurement_result> b;
+  ab_trials trials;
+
+  moded_blocks() {
+    const std::vector<double> mode = modes_of_24_pairs();
+    std::mt19937 draw(7);
+    std::normal_distribution<double> noise(0, 0.015);
+    for (std::size_t k = 0; k < mode.size(); ++k) {
+      trials.process_pairs.push_back(k < 4 ? 1 : 2);
+      trials.reference.emplace_back(mode[k]);
+      for (std::size_t t = 0; t < 2 * trials.process_pairs.back(); ++t) {
+        a.push_back(preparation(1000));
+        b.push_back(preparation(1000 * std::exp(mode[k] + noise(draw))));
+      }
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      trials.a.push_back(&a[i]);
+      trials.b.push_back(&b[i]);
+    }
+  }
+};
+
+// The two spreads a blocks note names ("... spread by X % (which ...), ... by Y % (which ...)").
+std::pair<double, double> spreads_named(const std::string& note) {
+  const auto first = note.find("spread by ");
+  const auto second = note.find("beyond that by ");
+  EXPECT_NE(first, std::string::npos) << note;
+  EXPECT_NE(second, std::string::npos) << note;
+  if (first == std::string::npos || second == std::string::npos) {
+    return {-1, -1};
+  }
+  return {std::stod(note.substr(first + 10)), std::stod(note.substr(second + 15))};
+}
+
+TEST(ab_comparison, a_blocks_note_names_the_split_its_rounds_were_read_at) {
+  moded_blocks f;
+  const ab_options options{.most_blocks = 4};
+  const auto note_of = [&](const ab_trials& t) {
+    const auto s =
+        compare_ab_state("reduce_sum/T=int/elements=65536", t, options, ab_end::max_pairs);
+    const auto it = std::find_if(s.notes.begin(), s.notes.end(), [](const std::string& n) {
+      return n.starts_with("its rounds ran 1 to 2 blocks (of 44 in all)");
+    });
+    return it == s.notes.end() ? std::string() : *it;
+  };
+  // With the reference, the modes are taken out: what is left is mostly the blocks' own (1.5 % /
+  // sqrt 2 a block; the pairs keep what the slope, learnt from the rounds before each, misses),
+  // and the note says the rounds were read as adjusted.
+  const std::string adjusted = note_of(f.trials);
+  ASSERT_FALSE(adjusted.empty());
+  EXPECT_NE(adjusted.find(", as adjusted by the reference"), std::string::npos) << adjusted;
+  const auto [own, pairs] = spreads_named(adjusted);
+  EXPECT_GT(own, 0.7) << adjusted;
+  EXPECT_LT(own, 1.6) << adjusted;
+  EXPECT_LT(pairs, 1.0) << adjusted;
+  // Without it, the process pairs carry the modes (5.3 % SD), the blocks' own is the same, and
+  // the note says nothing of an adjustment.
+  ab_trials plain = f.trials;
+  plain.reference.clear();
+  const std::string measured = note_of(plain);
+  ASSERT_FALSE(measured.empty());
+  EXPECT_EQ(measured.find("adjusted"), std::string::npos) << measured;
+  EXPECT_GT(spreads_named(measured).second, 3.5) << measured;
+  EXPECT_NEAR(spreads_named(measured).first, own, 0.3) << measured;
+}
+
 TEST(ab_comparison, a_real_change_outside_the_reference_keeps_its_ratio_when_adjusted) {
   const moded_pairs pairs(modes_of_24_pairs(), 1.2, 1.03);
   const auto adjusted = read_ab(pairs.trials(true), {});
