@@ -527,6 +527,7 @@ if wanted single_state; then
   OUT="$OUT/single" within 480 "$root/bench/ab/single_state.sh" "$build" 2>&1 | tee -a "$bench_log" |
     grep -v '^RESULT' | tail -n 12
   note_exit ab_single "${PIPESTATUS[0]}"
+  grep -h '^RESULT' "$OUT/single/single.txt" >>"$results" 2>/dev/null
 fi
 
 step "summary"

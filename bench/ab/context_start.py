@@ -29,6 +29,8 @@ import time
 CHILD = r"""
 import ctypes, sys, time
 cu = ctypes.CDLL("libcuda.so.1")
+cu.cuMemAlloc_v2.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t]
+cu.cuMemFree_v2.argtypes = [ctypes.c_uint64]
 def check(r, what):
     if r != 0:
         print(f"error {what} {r}", flush=True); sys.exit(2)

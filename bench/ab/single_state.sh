@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `kerntime ab` over one state at a time, as a kernel author compares one kernel: A/A runs of
-# `kerntime ab kerntime kerntime --filter '^STATE$'` at the defaults, each followed in the same
-# minutes by one at one block a round (--most-pairs-per-round 2):
+# `kerntime ab kerntime kerntime --filter '^STATE$' --max-time 20` (the other flags at their
+# defaults, as bench/ab/ab_cli_check.sh's suite runs), each followed in the same minutes by one at
+# one block a round (--most-pairs-per-round 2):
 #   OUT=out bench/ab/single_state.sh [build-folder]
 # SINGLE_STATES: the states, space-separated (default: the suite's preparation-bound ones and one
 # process-bound one); SINGLE_RUNS: runs per state and setting (default 3).
@@ -39,6 +40,7 @@ PY
   done
 done | tee "$OUT/single.txt"
 
+# The table; exit 1 where no run gave a verdict (kerntime failed every time: see single_N.err).
 python3 - "$OUT/single.txt" <<'PY'
 import collections, statistics, sys
 rows = collections.defaultdict(list)
@@ -54,4 +56,5 @@ for (state, setting), runs in rows.items():
                          for r in runs)
     print(f"| {state} | {setting} | {len(runs)} | {statistics.median(walls):.1f} s "
           f"({min(walls):.1f}–{max(walls):.1f}) | {', '.join(r['rounds'] for r in runs)} | {verdicts} |")
+sys.exit(0 if any(not r["verdict"].startswith("none_") for v in rows.values() for r in v) else 1)
 PY

@@ -108,7 +108,7 @@ std::optional<std::string> blocks_note(const ab_trials& trials, const ab_reading
       "its rounds ran {} to {} blocks (of {} in all): {}", *fewest, *most, reading.blocks,
       spread ? fmt::format("a block's own preparations spread by {:.2f} % (which more blocks in a "
                            "round divide), the process pairs beyond that by {:.2f} % (which they "
-                           "do not), over the rounds its interval rests on{}",
+                           "do not), over the rounds the choice read{}",
                            100 * std::sqrt(spread->within), 100 * std::sqrt(spread->between),
                            reading.spread_adjusted ? ", as adjusted by the reference" : "")
              : "a block's own preparations spread, which more blocks in a round divide");

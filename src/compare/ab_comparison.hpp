@@ -118,7 +118,8 @@ struct ab_reading {
   std::vector<blocks_projection> projected_blocks;
   // By process pairs, with ab_options::most_blocks above 1: the rounds' spread split into a
   // block's own and the process pairs' beyond it (compare/round_blocks), over the rounds the
-  // deciding sequence read; `spread_adjusted`: those rounds as adjusted by the reference.
+  // deciding sequence read (what the block choice and the floor read); `spread_adjusted`: those
+  // rounds as adjusted by the reference.
   std::optional<round_spread> spread;
   bool spread_adjusted = false;
 };

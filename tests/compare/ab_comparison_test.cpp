@@ -236,7 +236,7 @@ TEST(ab_comparison, a_blocks_note_names_the_split_its_rounds_were_read_at) {
   EXPECT_GT(own, 0.7) << adjusted;
   EXPECT_LT(own, 1.6) << adjusted;
   EXPECT_LT(pairs, 1.0) << adjusted;
-  // Without it, the process pairs carry the modes (5.3 % SD), the blocks' own is the same, and
+  // Without it, the process pairs carry the modes (about 4.8 %), the blocks' own is the same, and
   // the note says nothing of an adjustment.
   ab_trials plain = f.trials;
   plain.reference.clear();
