@@ -13,9 +13,9 @@ block's own (from the blocks' halves about their mean per order, as compare/roun
 reads it) and B = V - W the process pair's. A simulated suite runs every state in rounds from the
 first, each round costing --round-seconds (the process pair's start and exit and the reference)
 and each open state's blocks --block-seconds each; states decide from round 6 at ±1 %, with the
-spread floor from round 10 (look_at_spread), up to 50 rounds (--max-rounds). With `chosen`, each round's blocks
-come from the rule kerntime ab applies (the split read from the simulated blocks, the projection
-through SequentialRatio.observations_to_decide, the cheapest count of 1, 2 and 4); with `one`,
+spread floor from round 10 (look_at_spread), up to 50 rounds (--max-rounds). With `chosen`, each
+round's blocks come from the rule kerntime ab applies (the split read from the simulated blocks,
+then kerntime's own project_blocks and blocks_for_next_round over 1, 2 and 4 blocks); with `one`,
 every round runs one block. It prints, per rule, the suite's wall (median, p90), the rounds of its
 longest state, and per suite the `same` at ±1 %, at a wider band, and inconclusive.
 """
@@ -113,26 +113,10 @@ class state:
         if split is None:
             return
         within, between = split
-        projected = {}
-        for k in (1, 2, 4):
-            later = between + within / k
-            n = self.sequence.observations_to_decide(self.band, 10 * ROUNDS, later)
-            if self.band > BAND:  # the nearer verdict: a change past the threshold
-                m = self.sequence.observations_to_decide(BAND, 10 * ROUNDS, later)
-                n = m if n is None else n if m is None else min(n, m)
-            projected[k] = n
-        if all(n is None for n in projected.values()):  # a mean on an edge: what the spread settles
-            projected = {k: self.sequence.observations_to_settle(self.band, BAND, 10 * ROUNDS,
-                                                                 between + within / k)
-                         for k in projected}
-        best, best_cost = 1, math.inf
-        for k, n in projected.items():
-            if n is None:
-                continue
-            left = max(n, MIN_ROUNDS, self.rounds + 1) - self.rounds
-            cost = left * (round_seconds + k * block_seconds)
-            if cost < best_cost * 0.95:
-                best, best_cost = k, cost
+        projected = _kerntime.project_blocks(self.sequence, self.band, BAND, within, between, 4,
+                                             10 * ROUNDS)
+        best = _kerntime.blocks_for_next_round(projected, self.rounds, MIN_ROUNDS, round_seconds,
+                                               block_seconds)
         self.next = best
 
 

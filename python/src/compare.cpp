@@ -17,6 +17,7 @@
 #include "bindings.hpp"
 #include "compare/ab_comparison.hpp"
 #include "compare/confidence_sequence.hpp"
+#include "compare/round_blocks.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/report.hpp"
@@ -157,6 +158,40 @@ void bind_sequential_ratio(py::module_& m) {
       "here on of that variance (rounds of more blocks).");
   m.attr("give_up_margin") = detail::give_up_margin;
   m.attr("widest_band_factor") = detail::widest_band_factor;
+  m.def(
+      "project_blocks",
+      [](const detail::sequential_ratio& s, double same_band, double threshold, double within,
+         double between, std::size_t most_blocks, std::size_t limit) {
+        std::vector<std::pair<std::size_t, std::optional<std::size_t>>> out;
+        for (const auto& p :
+             detail::project_blocks(s, same_band, threshold, {.within = within, .between = between},
+                                    most_blocks, limit)) {
+          out.emplace_back(p.blocks, p.rounds);
+        }
+        return out;
+      },
+      py::arg("sequence"), py::arg("same_band"), py::arg("threshold"), py::arg("within"),
+      py::arg("between"), py::arg("most_blocks"), py::arg("limit"),
+      "kerntime ab's projection (compare/round_blocks): for 1, 2, 4, ... blocks a round up to "
+      "most_blocks, (blocks, the rounds in all to the nearer verdict or None) with a block's own "
+      "variance `within` and the process pairs' `between`.");
+  m.def(
+      "blocks_for_next_round",
+      [](const std::vector<std::pair<std::size_t, std::optional<std::size_t>>>& projections,
+         std::size_t rounds_done, std::size_t min_rounds, double round_seconds,
+         double block_seconds) {
+        std::vector<detail::blocks_projection> read;
+        for (const auto& [blocks, rounds] : projections) {
+          read.push_back({blocks, rounds});
+        }
+        return detail::blocks_for_next_round(
+            read, rounds_done, min_rounds,
+            {.round_seconds = round_seconds, .block_seconds = block_seconds});
+      },
+      py::arg("projections"), py::arg("rounds_done"), py::arg("min_rounds"),
+      py::arg("round_seconds"), py::arg("block_seconds"),
+      "kerntime ab's choice (compare/round_blocks): of project_blocks' projections, the blocks "
+      "whose rounds left cost least.");
   m.def(
       "block_log_ratio",
       [](const std::array<double, detail::trials_per_block>& medians) {

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <map>
-#include <numeric>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -21,6 +20,7 @@
 #include "cli/worker_loop.hpp"
 #include "compare/ab_comparison.hpp"
 #include "compare/pooled_result.hpp"
+#include "compare/round_blocks.hpp"
 #include "kerntime/compare.hpp"
 #include "kerntime/errors.hpp"
 #include "kerntime/statistics.hpp"
@@ -551,14 +551,9 @@ int run_ab_command(const CLI::App& ab, const ab_flags& flags, const std::vector<
   std::vector<std::string> widened;     // judged at a band wider than --threshold
   std::vector<std::string> more_blocks; // ran more blocks in a round than in its first
   for (const auto& o : outcomes) {
-    if (!o.process_pairs.empty()) {
-      const std::size_t most = *std::max_element(o.process_pairs.begin(), o.process_pairs.end());
-      if (most > o.process_pairs.front()) {
-        more_blocks.push_back(fmt::format(
-            "{} ({} blocks in {} rounds)", o.state.name,
-            std::accumulate(o.process_pairs.begin(), o.process_pairs.end(), std::size_t{0}),
-            o.process_pairs.size()));
-      }
+    if (ran_more_blocks(o.process_pairs)) {
+      more_blocks.push_back(fmt::format("{} ({} blocks in {} rounds)", o.state.name,
+                                        blocks_in_all(o.process_pairs), o.process_pairs.size()));
     }
     const bool neither = !o.failure.empty() && !o.failed_side;
     const bool a_failed = neither || o.failed_side == ab_side::a;

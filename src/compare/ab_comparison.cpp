@@ -99,10 +99,10 @@ double same_band_of(const ab_options& options) {
 // and the split of its rounds' spread that made them pay, as the choice read it.
 std::optional<std::string> blocks_note(const ab_trials& trials, const ab_reading& reading) {
   const auto& rounds = trials.process_pairs;
-  const auto [fewest, most] = std::minmax_element(rounds.begin(), rounds.end());
-  if (rounds.empty() || *most == rounds.front()) {
+  if (!ran_more_blocks(rounds)) {
     return std::nullopt;
   }
+  const auto [fewest, most] = std::minmax_element(rounds.begin(), rounds.end());
   const auto& spread = reading.spread;
   return fmt::format(
       "its rounds ran {} to {} blocks (of {} in all): {}", *fewest, *most, reading.blocks,

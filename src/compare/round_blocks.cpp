@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace kerntime::detail {
 
@@ -65,6 +66,16 @@ std::optional<round_spread> split_round_spread(std::span<const double> a, std::s
   inverse /= static_cast<double>(read);
   spread.between = std::max(0.0, rounds_variance - (spread.within * inverse));
   return spread;
+}
+
+bool ran_more_blocks(std::span<const std::size_t> blocks_per_round) {
+  return !blocks_per_round.empty() &&
+         *std::max_element(blocks_per_round.begin(), blocks_per_round.end()) >
+             blocks_per_round.front();
+}
+
+std::size_t blocks_in_all(std::span<const std::size_t> blocks_per_round) {
+  return std::accumulate(blocks_per_round.begin(), blocks_per_round.end(), std::size_t{0});
 }
 
 std::vector<blocks_projection> project_blocks(const sequential_ratio& rounds, double same_band,

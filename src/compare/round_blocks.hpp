@@ -41,6 +41,12 @@ split_round_spread(std::span<const double> a, std::span<const double> b,
                    std::span<const std::size_t> blocks_per_round, double rounds_variance,
                    std::size_t rounds_read = 0);
 
+// Whether a state's rounds (the blocks each ran) ran more blocks than its first did: the rounds
+// where kerntime ab chose more, which its notes and last lines name.
+[[nodiscard]] bool ran_more_blocks(std::span<const std::size_t> blocks_per_round);
+// The blocks its rounds ran in all.
+[[nodiscard]] std::size_t blocks_in_all(std::span<const std::size_t> blocks_per_round);
+
 // What `blocks` blocks in every round from here on would take: the rounds in all until the
 // spread would settle the state (none beyond the limit).
 struct blocks_projection {

@@ -9,7 +9,6 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <numeric>
 #include <ostream>
 #include <thread>
 #include <utility>
@@ -520,8 +519,7 @@ private:
   // last: H100 recordings simulated, bench/ab/round_blocks_sim.py --shared), and the state's own
   // trials per block.
   [[nodiscard]] round_costs costs_of(const ab_state_outcome& o) const {
-    const std::size_t blocks =
-        std::accumulate(o.process_pairs.begin(), o.process_pairs.end(), std::size_t{0});
+    const std::size_t blocks = blocks_in_all(o.process_pairs);
     const double rounds = static_cast<double>(std::max<std::size_t>(1, rounds_begun_));
     const double sharing = static_cast<double>(std::max<std::size_t>(1, states_in_round_));
     return {.round_seconds =

@@ -127,6 +127,16 @@ TEST(round_blocks, too_few_blocks_or_a_missing_time_give_no_split) {
   EXPECT_FALSE(split_round_spread(s.a, s.b, s.blocks_per_round, 1e-4));
 }
 
+TEST(round_blocks, more_blocks_than_the_first_round_are_what_a_run_names) {
+  EXPECT_FALSE(ran_more_blocks(std::vector<std::size_t>{}));
+  EXPECT_FALSE(ran_more_blocks(std::vector<std::size_t>{1, 1, 1}));
+  EXPECT_FALSE(
+      ran_more_blocks(std::vector<std::size_t>{2, 2, 1})); // --pairs-per-round 4, a short round
+  EXPECT_TRUE(ran_more_blocks(std::vector<std::size_t>{1, 1, 4, 2}));
+  EXPECT_EQ(blocks_in_all(std::vector<std::size_t>{1, 1, 4, 2}), 8U);
+  EXPECT_EQ(blocks_in_all(std::vector<std::size_t>{}), 0U);
+}
+
 TEST(round_blocks, more_blocks_shorten_the_projection_only_where_the_blocks_own_spread_is) {
   sequential_ratio rounds;
   normal_draws z(10);
