@@ -54,6 +54,9 @@ fi
 # and preparations of every run, with the measurements' own wall time; per set of flags.
 python3 - "$raw" "$OUT" <<'PY' || echo "could not sum the host phases"
 import glob, json, sys
+# Per state, over the default runs' both sides: its preparations, their wall time in the worker
+# and what of it the trials were (which states a run's time went to).
+per, per_runs = {}, len(glob.glob(f"{sys.argv[1]}/aa_[0-9]*_a.json"))
 for prefix in ("aa", "aa_alt"):
     total, wall, state_wall, runs = {}, 0.0, 0.0, 0
     for path in sorted(glob.glob(f"{sys.argv[1]}/{prefix}_[0-9]*_[ab].json")):
@@ -64,26 +67,21 @@ for prefix in ("aa", "aa_alt"):
             wall += r.get("wall_seconds") or 0.0
             for name, seconds in (r.get("host_phases_seconds") or {}).items():
                 total[name] = total.get(name, 0.0) + seconds
+            if prefix == "aa":
+                e = per.setdefault(run.get("state_name") or "?", [0, 0.0, 0.0])
+                e[0] += len(r.get("trials") or [])
+                e[1] += run.get("wall_seconds") or 0.0
+                e[2] += (r.get("host_phases_seconds") or {}).get("trials", 0.0)
     if runs:
         print(f"RESULT ab_host_phases set={prefix} sides_runs={runs} state_wall_s={state_wall:.1f} "
               f"measurement_wall_s={wall:.1f} " +
               " ".join(f"{k}_s={v:.1f}" for k, v in total.items()))
-# Per state, over the default runs' both sides: its preparations, their wall time in the worker
-# and what of it the trials were, per run and per preparation (which states a run's time went to).
-per, runs = {}, len(glob.glob(f"{sys.argv[1]}/aa_[0-9]*_a.json"))
-for path in sorted(glob.glob(f"{sys.argv[1]}/aa_[0-9]*_[ab].json")):
-    for run in json.load(open(path)).get("runs", []):
-        r = run.get("result") or {}
-        e = per.setdefault(run.get("state_name") or "?", [0, 0.0, 0.0])
-        e[0] += len(r.get("trials") or [])
-        e[1] += run.get("wall_seconds") or 0.0
-        e[2] += (r.get("host_phases_seconds") or {}).get("trials", 0.0)
-if per and runs:
+if per and per_runs:
     with open(f"{sys.argv[2]}/aa_state_seconds.md", "w") as out:
         out.write("| state | preparations a run | wall a run (s) | trials a run (s) | ms a preparation |\n"
                   "|---|---:|---:|---:|---:|\n")
         for name, (n, w, t) in sorted(per.items(), key=lambda x: -x[1][1]):
-            out.write(f"| {name} | {n / runs:.0f} | {w / runs:.2f} | {t / runs:.2f} | "
+            out.write(f"| {name} | {n / per_runs:.0f} | {w / per_runs:.2f} | {t / per_runs:.2f} | "
                       f"{1e3 * w / max(n, 1):.1f} |\n")
 PY
 rm -rf "$raw"
